@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// Builds the static docs site into apps/docs/dist:
+//   index.html            links to each API's page and its bundled spec, built from the bundles
+//   <api>.html            Redoc page with the Redoc bundle inlined (--inlineBundle), so the site
+//                         renders with no network at all
+//   specs/<api>.{json,yaml} the bundles, for download
+//
+// One thing --inlineBundle leaves remote: Redoc's "API docs by" attribution loads its logo from
+// the Redocly CDN at run time. The build points it at a local copy of the mark (as a data URI),
+// keeping the attribution and the no-network guarantee; the browser test fails on any other
+// remote request.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { DIST_DIR, DOCS_DIR, PAGES } from './site.js';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+const redoclyBin = path.join(path.dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
+
+fs.rmSync(DIST_DIR, { recursive: true, force: true });
+fs.mkdirSync(path.join(DIST_DIR, 'specs'), { recursive: true });
+
+const apis = await Promise.all(
+  PAGES.map(async ({ name, page, bundleJson, bundleYaml }) => {
+    const spec = JSON.parse(fs.readFileSync(bundleJson, 'utf8'));
+    await run(process.execPath, [
+      redoclyBin, 'build-docs', bundleJson,
+      '--output', path.join(DIST_DIR, page),
+      '--title', spec.info.title,
+      '--inlineBundle',
+      '--lint-config', 'off',
+    ], { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+    localizeRemoteAssets(path.join(DIST_DIR, page));
+    fs.copyFileSync(bundleJson, path.join(DIST_DIR, 'specs', `${name}.json`));
+    fs.copyFileSync(bundleYaml, path.join(DIST_DIR, 'specs', `${name}.yaml`));
+    const operations = Object.values(spec.paths).flatMap((item) => Object.keys(item).filter((k) => k !== 'parameters'));
+    return { name, page, spec, operationCount: operations.length };
+  }),
+);
+
+const template = fs.readFileSync(path.join(DOCS_DIR, 'src', 'index.html'), 'utf8');
+const cards = apis
+  .map(({ name, page, spec, operationCount }) => `      <li>
+        <h2><a href="./${page}">${escapeHtml(spec.info.title)}</a></h2>
+        <p>${escapeHtml(spec.info.summary ?? '')}</p>
+        <p class="meta">Version ${escapeHtml(spec.info.version)} · ${operationCount} operations ·
+          <a href="./specs/${name}.yaml">openapi.yaml</a> · <a href="./specs/${name}.json">openapi.json</a></p>
+      </li>`)
+  .join('\n');
+fs.writeFileSync(path.join(DIST_DIR, 'index.html'), template.replace('<!-- API_CARDS -->', cards));
+console.log(`docs: ${path.relative(process.cwd(), DIST_DIR)}/index.html, ${apis.map((a) => a.page).join(', ')}`);
+
+/** Replaces the CDN logo URLs of the Redoc bundle with a data URI of the local mark. */
+function localizeRemoteAssets(file) {
+  const logo = `data:image/svg+xml;base64,${fs.readFileSync(path.join(DOCS_DIR, 'src', 'redocly-logo.svg')).toString('base64')}`;
+  const html = fs.readFileSync(file, 'utf8');
+  const localized = html.replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, logo);
+  if (localized === html) throw new Error(`${file}: the Redoc logo URL was not found; check what the Redoc bundle loads remotely`);
+  fs.writeFileSync(file, localized);
+}
+
+/** @param {string} text */
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}

@@ -1,0 +1,15 @@
+// What the docs site is made of: one Redoc page per API, named after the API, plus an index.
+// The build, the static server and the browser test all read this list.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { API_NAMES, apiPaths } from '../../../scripts/lib/apis.js';
+
+export const DOCS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DIST_DIR = path.join(DOCS_DIR, 'dist');
+
+export const PAGES = API_NAMES.map((name) => ({
+  name,
+  page: `${name}.html`,
+  bundleJson: apiPaths(name).bundleJson,
+  bundleYaml: apiPaths(name).bundleYaml,
+}));

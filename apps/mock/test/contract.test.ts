@@ -1,0 +1,151 @@
+// Every operation of both APIs against its Prism mock: each documented status answers with a
+// body that validates against the spec, each named example is served verbatim, and invalid
+// requests get the documented 401/422 shapes.
+import { describe, expect, inject, it } from 'vitest';
+import { API_NAMES } from '../../../scripts/lib/apis.js';
+import { createValidator, listOperations, loadBundle } from '../../../scripts/lib/openapi.js';
+import { firstRequestExample, responseExamples, responseSchema, send, validRequest } from './requests.js';
+
+const urls = inject('mockUrls');
+
+for (const api of API_NAMES) {
+  const spec = loadBundle(api);
+  const validate = createValidator(spec);
+  const operations = listOperations(spec);
+
+  describe(`${api} mock`, () => {
+    for (const op of operations) {
+      for (const status of Object.keys(op.operation.responses)) {
+        it(`${op.operationId} answers ${status} with a body valid against the spec (Prefer: code=${status})`, async () => {
+          const request = validRequest(spec, urls[api]!, op);
+          request.init.headers.prefer = `code=${status}`;
+          const response = await send(request);
+          expect(response.status, JSON.stringify(response.body)).toBe(Number(status));
+          expect(validate(responseSchema(spec, op, status) as object, response.body).errors).toBe('');
+        });
+
+        for (const [name, value] of responseExamples(spec, op, status)) {
+          it(`${op.operationId} serves the ${status} example ${name} verbatim`, async () => {
+            const request = validRequest(spec, urls[api]!, op);
+            request.init.headers.prefer = `code=${status}, example=${name}`;
+            const response = await send(request);
+            expect(response.status).toBe(Number(status));
+            expect(response.body).toEqual(value);
+          });
+        }
+      }
+
+      const uuidParams = op.parameters.filter((p: any) => p.in === 'path' && p.schema?.format === 'uuid');
+      for (const parameter of uuidParams) {
+        it(`${op.operationId} answers a malformed ${parameter.name} with 422 HTTPValidationError`, async () => {
+          const response = await send(validRequest(spec, urls[api]!, op, { pathParams: { [parameter.name]: 'not-a-uuid' } }));
+          expect(response.status).toBe(422);
+          expect(validate('#/components/schemas/HTTPValidationError', response.body).errors).toBe('');
+        });
+      }
+
+      const example = firstRequestExample(spec, op);
+      if (example && typeof example === 'object' && !Array.isArray(example)) {
+        it(`${op.operationId} answers an unknown body field with 422 HTTPValidationError`, async () => {
+          const response = await send(validRequest(spec, urls[api]!, op, { body: { ...example, unexpected_field: true } }));
+          expect(response.status).toBe(422);
+          expect(validate('#/components/schemas/HTTPValidationError', response.body).errors).toBe('');
+        });
+      }
+    }
+  });
+}
+
+describe('control-plane mock: auth and validation', () => {
+  const api = 'control-plane';
+  const spec = loadBundle(api);
+  const validate = createValidator(spec);
+  const operations = listOperations(spec);
+  const byId = (id: string) => operations.find((op) => op.operationId === id)!;
+
+  for (const op of operations) {
+    it(`${op.operationId} answers 401 {"detail"} without X-Api-Key`, async () => {
+      const request = validRequest(spec, urls[api]!, op);
+      delete request.init.headers['x-api-key'];
+      const response = await send(request);
+      expect(response.status).toBe(401);
+      expect(validate('#/components/schemas/ErrorDetail', response.body).errors).toBe('');
+    });
+  }
+
+  it.each([
+    ['x-tenant-id', 'tenant-a'],
+    ['authorization', 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig'],
+  ])('getRevision accepts %s instead of X-Api-Key', async (header, value) => {
+    const request = validRequest(spec, urls[api]!, byId('getRevision'));
+    delete request.init.headers['x-api-key'];
+    request.init.headers[header] = value;
+    const response = await send(request);
+    expect(response.status).toBe(200);
+    expect(validate('#/components/schemas/Revision', response.body).errors).toBe('');
+  });
+
+  it.each([
+    ['a wrong type (name: 42)', { name: 42, source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } }],
+    ['a missing required field (source)', { name: 'x' }],
+    ['a git_host create without its repository', { name: 'x', source: 'git_host' }],
+    ['a tag ref with build_on_push', { name: 'x', source: 'git_host', source_config: { repo_url: 'u', build_on_push: true }, source_revision_config: { repo_ref: 'refs/tags/v1', graph_config_path: 'g' } }],
+  ])('createDeployment answers %s with 422', async (_, body) => {
+    const response = await send(validRequest(spec, urls[api]!, byId('createDeployment'), { body }));
+    expect(response.status).toBe(422);
+    expect(validate('#/components/schemas/HTTPValidationError', response.body).errors).toBe('');
+  });
+
+  it('updateDeployment refuses a change of source with 422', async () => {
+    const response = await send(validRequest(spec, urls[api]!, byId('updateDeployment'), { body: { source: 'git_host' } }));
+    expect(response.status).toBe(422);
+  });
+
+  it.each(['Python-Pool', 'pool_1', '-pool'])('getSandboxPool answers the invalid name %s with 422', async (name) => {
+    const response = await send(validRequest(spec, urls[api]!, byId('getSandboxPool'), { pathParams: { name } }));
+    expect(response.status).toBe(422);
+    expect(validate('#/components/schemas/HTTPValidationError', response.body).errors).toBe('');
+  });
+});
+
+describe('agent-server mock: validation and headers', () => {
+  const api = 'agent-server';
+  const spec = loadBundle(api);
+  const validate = createValidator(spec);
+  const operations = listOperations(spec);
+  const byId = (id: string) => operations.find((op) => op.operationId === id)!;
+
+  it('searchThreads sends X-Pagination-Total as an integer', async () => {
+    const response = await send(validRequest(spec, urls[api]!, byId('searchThreads')));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-pagination-total')).toMatch(/^\d+$/);
+  });
+
+  it('accepts thread operations without credentials', async () => {
+    const request = validRequest(spec, urls[api]!, byId('getThread'));
+    delete request.init.headers['x-api-key'];
+    expect((await send(request)).status).toBe(200);
+  });
+
+  it.each([
+    ['createThread', { supersteps: [{ updates: [{ values: {} }] }] }],
+    ['createThread', { if_exists: 'replace' }],
+    ['searchThreads', { limit: 'ten' }],
+    ['searchThreads', { limit: 1001 }],
+    ['searchThreads', { sort_order: 'sideways' }],
+    ['getThreadHistory', { before: 'not-a-checkpoint' }],
+    ['getThreadHistory', { limit: 0 }],
+  ])('%s answers %j with 422 HTTPValidationError', async (operationId, body) => {
+    const response = await send(validRequest(spec, urls[api]!, byId(operationId), { body }));
+    expect(response.status).toBe(422);
+    expect(validate('#/components/schemas/HTTPValidationError', response.body).errors).toBe('');
+  });
+
+  it('copyThread accepts no body, and {}', async () => {
+    for (const body of [undefined, {}]) {
+      const response = await send(validRequest(spec, urls[api]!, byId('copyThread'), { body }));
+      expect(response.status).toBe(200);
+      expect(validate('#/components/schemas/Thread', response.body).errors).toBe('');
+    }
+  });
+});

@@ -1,0 +1,55 @@
+// Builds a valid request for any operation of a bundle from the spec itself: path parameters
+// from their examples, the body from the first named request example. The contract tests then
+// vary one thing at a time (the Prefer header, a credential, one bad value).
+import { listOperations, resolveRef } from '../../../scripts/lib/openapi.js';
+
+export type Operation = ReturnType<typeof listOperations>[number];
+
+export interface RequestParts {
+  url: string;
+  init: RequestInit & { headers: Record<string, string> };
+}
+
+export function validRequest(spec: any, baseUrl: string, op: Operation, overrides: { pathParams?: Record<string, string>; body?: unknown } = {}): RequestParts {
+  let route = op.path;
+  for (const parameter of op.parameters.filter((p: any) => p.in === 'path')) {
+    const value = overrides.pathParams?.[parameter.name] ?? String(parameter.example ?? parameter.schema?.example);
+    route = route.replace(`{${parameter.name}}`, encodeURIComponent(value));
+  }
+  const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': 'contract-test-key' };
+  const init: RequestParts['init'] = { method: op.method.toUpperCase(), headers };
+  const body = 'body' in overrides ? overrides.body : firstRequestExample(spec, op);
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  return { url: `${baseUrl}${route}`, init };
+}
+
+export function firstRequestExample(spec: any, op: Operation): unknown {
+  const requestBody = op.operation.requestBody ? resolveRef(spec, op.operation.requestBody) : undefined;
+  const examples = requestBody?.content?.['application/json']?.examples;
+  if (!examples) return undefined;
+  return resolveRef(spec, Object.values(examples)[0]).value;
+}
+
+export function responseSchema(spec: any, op: Operation, status: string): unknown {
+  return resolveRef(spec, op.operation.responses[status]).content['application/json'].schema;
+}
+
+export function responseExamples(spec: any, op: Operation, status: string): [string, unknown][] {
+  const examples = resolveRef(spec, op.operation.responses[status]).content['application/json'].examples ?? {};
+  return Object.entries(examples).map(([name, example]) => [name, resolveRef(spec, example).value]);
+}
+
+export async function send({ url, init }: RequestParts): Promise<{ status: number; headers: Headers; body: any }> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // leave non-JSON bodies as text: the assertion that follows names them
+  }
+  return { status: response.status, headers: response.headers, body };
+}

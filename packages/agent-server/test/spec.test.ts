@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createValidator, loadBundle } from '../../../scripts/lib/openapi.js';
+import { describeSpecContract } from '../../../scripts/testing/spec-contract.js';
+
+describeSpecContract('agent-server', [
+  { operationId: 'createThread', method: 'post', path: '/threads', statuses: ['200', '401', '409', '422'] },
+  { operationId: 'searchThreads', method: 'post', path: '/threads/search', statuses: ['200', '401', '422'] },
+  { operationId: 'getThread', method: 'get', path: '/threads/{thread_id}', statuses: ['200', '401', '404', '422'] },
+  { operationId: 'copyThread', method: 'post', path: '/threads/{thread_id}/copy', statuses: ['200', '401', '404', '422'] },
+  { operationId: 'getThreadState', method: 'get', path: '/threads/{thread_id}/state', statuses: ['200', '401', '404', '422'] },
+  {
+    operationId: 'getThreadStateAtCheckpoint',
+    method: 'get',
+    path: '/threads/{thread_id}/state/{checkpoint_id}',
+    statuses: ['200', '401', '404', '422'],
+  },
+  { operationId: 'getThreadHistory', method: 'post', path: '/threads/{thread_id}/history', statuses: ['200', '401', '404', '422'] },
+]);
+
+const spec = loadBundle('agent-server');
+const validate = createValidator(spec);
+const schema = (name: string) => `#/components/schemas/${name}`;
+const checkpointId = '1f0c6d2e-3a47-6e10-8001-9d7e0f1a2b3c';
+
+describe('agent-server contract decisions', () => {
+  it('has no version prefix and optional X-Api-Key on every operation', () => {
+    for (const [route, item] of Object.entries<any>(spec.paths)) {
+      expect(route).toMatch(/^\/threads/);
+      for (const operation of Object.values<any>(item).filter((o) => o?.operationId)) {
+        expect(operation.security, operation.operationId).toEqual([{}, { ApiKeyAuth: [] }]);
+      }
+    }
+  });
+
+  it('accepts an empty create, and supersteps whose updates name their node', () => {
+    expect(validate(schema('ThreadCreate'), {}).errors).toBe('');
+    expect(validate(schema('ThreadCreate'), spec.components.examples.ThreadCreateWithSupersteps.value).errors).toBe('');
+  });
+
+  it.each([
+    ['a superstep update without as_node', { supersteps: [{ updates: [{ values: {} }] }] }],
+    ['a superstep without updates', { supersteps: [{}] }],
+    ['a superstep with no update', { supersteps: [{ updates: [] }] }],
+    ['a malformed thread_id', { thread_id: 'not-a-uuid' }],
+    ['an unknown if_exists', { if_exists: 'replace' }],
+    ['an unknown field', { metdata: {} }],
+    ['an unknown field in an update', { supersteps: [{ updates: [{ as_node: 'a', value: {} }] }] }],
+  ])('refuses a create with %s', (_, body) => {
+    expect(validate(schema('ThreadCreate'), body).valid).toBe(false);
+  });
+
+  it('bounds and defaults search as DESIGN.md decides', () => {
+    const search = spec.components.schemas.ThreadSearch;
+    expect(search.properties.limit).toMatchObject({ minimum: 1, maximum: 1000, default: 10 });
+    expect(search.properties.offset).toMatchObject({ minimum: 0, default: 0 });
+    expect(search.properties.sort_by.default).toBe('created_at');
+    expect(search.properties.sort_order.default).toBe('desc');
+    expect(spec.components.schemas.ThreadSortBy.enum).toEqual(['thread_id', 'status', 'created_at', 'updated_at']);
+    expect(spec.components.schemas.SortOrder.enum).toEqual(['asc', 'desc']);
+    for (const bad of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { sort_by: 'name' }, { status: 'done' }, { ids: ['x'] }]) {
+      expect(validate(schema('ThreadSearch'), bad).valid, JSON.stringify(bad)).toBe(false);
+    }
+    expect(spec.paths['/threads/search'].post.responses['200'].headers['X-Pagination-Total']).toBeDefined();
+  });
+
+  it('takes history `before` as an ID, a checkpoint object or a configurable, and nothing else', () => {
+    for (const before of [checkpointId, { checkpoint_id: checkpointId, checkpoint_ns: '' }, { configurable: { checkpoint_id: checkpointId } }]) {
+      expect(validate(schema('ThreadHistoryQuery'), { limit: 5, before }).errors).toBe('');
+    }
+    for (const before of ['nope', 42, { id: checkpointId }, { configurable: {} }]) {
+      expect(validate(schema('ThreadHistoryQuery'), { before }).valid, JSON.stringify(before)).toBe(false);
+    }
+    expect(validate(schema('ThreadHistoryQuery'), { limit: 1001 }).valid).toBe(false);
+  });
+
+  it('accepts only an empty copy body', () => {
+    expect(validate(schema('ThreadCopy'), {}).errors).toBe('');
+    expect(validate(schema('ThreadCopy'), { thread_id: checkpointId }).valid).toBe(false);
+    expect(spec.paths['/threads/{thread_id}/copy'].post.requestBody.required).toBe(false);
+  });
+
+  it('allows the null fields real servers send, and an empty state', () => {
+    const state = spec.components.examples.ThreadStateEmpty.value;
+    expect(validate(schema('ThreadState'), state).errors).toBe('');
+    const first = spec.components.examples.ThreadHistory.value.at(-1);
+    expect(first.parent_checkpoint).toBeNull();
+    expect(validate(schema('ThreadState'), first).errors).toBe('');
+    const task = { id: 't', name: 'call_model', error: null, interrupts: [], checkpoint: null, state: null };
+    expect(validate(schema('ThreadTask'), task).errors).toBe('');
+  });
+
+  it('discriminates messages by type', () => {
+    const human = { type: 'human', content: 'hi', id: 'm1' };
+    expect(validate(schema('Message'), human).errors).toBe('');
+    expect(validate(schema('Message'), { ...human, type: 'ai', tool_calls: [], usage_metadata: null }).errors).toBe('');
+    expect(validate(schema('Message'), { ...human, type: 'robot' }).valid).toBe(false);
+  });
+
+  it('uses uuids for thread and checkpoint ids', () => {
+    expect(spec.components.parameters.ThreadId.schema.format).toBe('uuid');
+    expect(spec.components.parameters.CheckpointId.schema.format).toBe('uuid');
+  });
+});

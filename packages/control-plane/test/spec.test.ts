@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { createValidator, loadBundle } from '../../../scripts/lib/openapi.js';
+import { describeSpecContract } from '../../../scripts/testing/spec-contract.js';
+
+describeSpecContract('control-plane', [
+  { operationId: 'createDeployment', method: 'post', path: '/v2/deployments', statuses: ['201', '401', '422'] },
+  { operationId: 'getDeployment', method: 'get', path: '/v2/deployments/{deployment_id}', statuses: ['200', '401', '404', '422'] },
+  { operationId: 'updateDeployment', method: 'patch', path: '/v2/deployments/{deployment_id}', statuses: ['200', '401', '404', '422'] },
+  {
+    operationId: 'getRevision',
+    method: 'get',
+    path: '/v2/deployments/{deployment_id}/revisions/{revision_id}',
+    statuses: ['200', '401', '404', '422'],
+  },
+  { operationId: 'getOauthProvider', method: 'get', path: '/v2/auth/providers/{provider_id}', statuses: ['200', '401', '404', '422'] },
+  { operationId: 'getSandboxPool', method: 'get', path: '/v2/sandboxes/pools/{name}', statuses: ['200', '401', '404', '422'] },
+]);
+
+const spec = loadBundle('control-plane');
+const validate = createValidator(spec);
+const schema = (name: string) => `#/components/schemas/${name}`;
+const gitHost = {
+  name: 'support-agent',
+  source: 'git_host',
+  source_config: { repo_url: 'https://github.com/acme/support-agent' },
+  source_revision_config: { repo_ref: 'main', graph_config_path: 'langgraph.json' },
+};
+const container = { name: 'billing', source: 'external_container', source_revision_config: { image_uri: 'registry/acme/billing:1' } };
+
+describe('control-plane contract decisions', () => {
+  it('is version 0.1.0 with every path under /v2', () => {
+    expect(spec.info.version).toBe('0.1.0');
+    for (const route of Object.keys(spec.paths)) expect(route).toMatch(/^\/v2\//);
+  });
+
+  it('declares the three security schemes; every operation requires X-Api-Key, getRevision any one of three', () => {
+    expect(spec.components.securitySchemes).toMatchObject({
+      ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+      TenantIdAuth: { type: 'apiKey', in: 'header', name: 'X-Tenant-Id' },
+      BearerAuth: { type: 'http', scheme: 'bearer' },
+    });
+    for (const [route, item] of Object.entries<any>(spec.paths)) {
+      for (const operation of Object.values<any>(item).filter((o) => o?.operationId)) {
+        const expected =
+          operation.operationId === 'getRevision'
+            ? [{ ApiKeyAuth: [] }, { TenantIdAuth: [] }, { BearerAuth: [] }]
+            : [{ ApiKeyAuth: [] }];
+        expect(operation.security, `${route} ${operation.operationId}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('lists the thirteen revision statuses', () => {
+    expect(spec.components.schemas.RevisionStatus.enum).toEqual([
+      'CREATING', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'CREATE_FAILED',
+      'BUILD_FAILED', 'DEPLOY_FAILED', 'DEPLOYED', 'SKIPPED', 'INTERRUPTED', 'UNKNOWN',
+    ]);
+  });
+
+  it('requires every revision field and marks the server-set ones read-only', () => {
+    const revision = spec.components.schemas.Revision;
+    expect(revision.required.sort()).toEqual(['created_at', 'id', 'source', 'source_revision_config', 'status', 'updated_at']);
+    for (const field of ['id', 'created_at', 'updated_at', 'status']) expect(revision.properties[field].readOnly, field).toBe(true);
+    expect(spec.components.schemas.SourceRevisionConfig.properties.repo_commit_sha.readOnly).toBe(true);
+  });
+
+  it('accepts valid creates of both sources', () => {
+    expect(validate(schema('DeploymentCreate'), gitHost).errors).toBe('');
+    expect(validate(schema('DeploymentCreate'), container).errors).toBe('');
+  });
+
+  it.each([
+    ['git_host without repo_url', { ...gitHost, source_config: {} }],
+    ['git_host without repo_ref', { ...gitHost, source_revision_config: { graph_config_path: 'langgraph.json' } }],
+    ['git_host without graph_config_path', { ...gitHost, source_revision_config: { repo_ref: 'main' } }],
+    ['git_host with an image_uri', { ...gitHost, source_revision_config: { ...gitHost.source_revision_config, image_uri: 'x:1' } }],
+    ['external_container without image_uri', { ...container, source_revision_config: {} }],
+    ['external_container with a repo_ref', { ...container, source_revision_config: { image_uri: 'x:1', repo_ref: 'main' } }],
+    ['a tag with build_on_push', { ...gitHost, source_config: { repo_url: 'u', build_on_push: true }, source_revision_config: { repo_ref: 'refs/tags/v1', graph_config_path: 'g' } }],
+    ['a read-only repo_commit_sha', { ...container, source_revision_config: { image_uri: 'x:1', repo_commit_sha: 'abc' } }],
+    ['an unknown field', { ...container, replicas: 3 }],
+    ['an empty name', { ...container, name: '' }],
+    ['a 64-character name', { ...container, name: 'a'.repeat(64) }],
+    ['an unknown source', { ...container, source: 'ftp' }],
+    ['a secret without value', { ...container, secrets: [{ name: 'TOKEN' }] }],
+  ])('refuses a create with %s', (_, body) => {
+    expect(validate(schema('DeploymentCreate'), body).valid).toBe(false);
+  });
+
+  it('accepts a tag with build_on_push false, and refuses changing the source or a tag with build_on_push on update', () => {
+    expect(validate(schema('DeploymentCreate'), { ...gitHost, source_config: { repo_url: 'u', build_on_push: false }, source_revision_config: { repo_ref: 'refs/tags/v1', graph_config_path: 'g' } }).errors).toBe('');
+    expect(validate(schema('DeploymentUpdate'), { source_revision_config: { image_uri: 'x:2' } }).errors).toBe('');
+    expect(validate(schema('DeploymentUpdate'), { source: 'git_host' }).valid).toBe(false);
+    expect(validate(schema('DeploymentUpdate'), { source_config: { build_on_push: true }, source_revision_config: { repo_ref: 'refs/tags/v2' } }).valid).toBe(false);
+  });
+
+  it('never returns secret values and keeps response schemas open to new fields', () => {
+    expect(Object.keys(spec.components.schemas.SecretName.properties)).toEqual(['name']);
+    expect(spec.components.schemas.Secret.properties.value.writeOnly).toBe(true);
+    for (const name of ['Deployment', 'Revision', 'OAuthProvider', 'SandboxPool', 'SourceRevisionConfig', 'SourceConfig']) {
+      expect(spec.components.schemas[name].additionalProperties, name).toBeUndefined();
+    }
+    for (const name of ['DeploymentCreate', 'DeploymentUpdate', 'SourceConfigInput', 'SourceRevisionConfigInput', 'Secret']) {
+      expect(spec.components.schemas[name].additionalProperties, name).toBe(false);
+    }
+  });
+
+  it('shapes the 404s as the interface fixes them', () => {
+    expect(validate(schema('SandboxPoolNotFoundError'), { detail: { error: 'NotFound', message: 'Resource not found.' } }).errors).toBe('');
+    expect(validate(schema('SandboxPoolNotFoundError'), { detail: 'Resource not found.' }).valid).toBe(false);
+    expect(validate(schema('ErrorDetail'), { detail: 'Deployment ID 0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50 not found.' }).errors).toBe('');
+  });
+
+  it('requires every OAuth provider field, nullable where DESIGN.md says', () => {
+    const provider = spec.components.schemas.OAuthProvider;
+    expect(provider.required).toHaveLength(15);
+    for (const field of ['code_challenge_method', 'provider_type', 'mcp_server_url']) expect(provider.properties[field].type).toContain('null');
+    expect(provider.properties.token_endpoint_auth_method.enum).toEqual(['none', 'client_secret_basic', 'client_secret_post']);
+  });
+
+  it('restricts pool names to DNS-1035 labels and replicas to ≥ 0', () => {
+    const pool = (name: string) => validate(schema('SandboxPool'), { ...spec.components.examples.SandboxPoolPython.value, name }).valid;
+    expect(pool('python-pool')).toBe(true);
+    for (const bad of ['Python', '1pool', 'pool-', 'a_b', 'a'.repeat(64)]) expect(pool(bad), bad).toBe(false);
+    expect(validate(schema('SandboxPool'), { ...spec.components.examples.SandboxPoolPython.value, replicas: -1 }).valid).toBe(false);
+  });
+});

@@ -1,0 +1,140 @@
+// The checks every API's spec must pass, run by each client package's test suite against the
+// artifacts that package ships (its bundles and generated types). The expected operation table
+// is written in each package's test, so removing or renaming an operation fails loudly.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { lint, loadConfig } from '@redocly/openapi-core';
+import openapiTS, { COMMENT_HEADER, astToString } from 'openapi-typescript';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { REDOCLY_CONFIG, REPO_ROOT, apiPaths } from '../lib/apis.js';
+import { createValidator, listOperations, loadBundle, resolveRef } from '../lib/openapi.js';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+export interface ExpectedOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  /** Every documented status code, success and errors. */
+  statuses: string[];
+}
+
+export function describeSpecContract(api: string, expected: ExpectedOperation[]): void {
+  const paths = apiPaths(api);
+  const spec = loadBundle(api);
+  const validate = createValidator(spec);
+  const operations = listOperations(spec);
+
+  describe(`${api} spec`, () => {
+    it('lints with zero errors and zero warnings (Redocly CLI, redocly.yaml rules)', async () => {
+      const cli = path.join(path.dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
+      const { stdout } = await run(process.execPath, [cli, 'lint', api, '--format', 'json', '--config', REDOCLY_CONFIG], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+      }).catch((error) => error);
+      const report = JSON.parse(stdout.slice(stdout.indexOf('{')));
+      expect(report.problems.map((p: any) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    });
+
+    it('bundles into one self-contained OpenAPI 3.1 document, the same in YAML and JSON', async () => {
+      expect(spec.openapi).toMatch(/^3\.1\.\d+$/);
+      const refs = JSON.stringify(spec).match(/"\$ref":"[^"]*"/g) ?? [];
+      expect(refs.filter((ref) => !ref.startsWith('"$ref":"#'))).toEqual([]);
+      expect(YAML.parse(fs.readFileSync(paths.bundleYaml, 'utf8'))).toEqual(spec);
+      // The bundle alone (no split files) must pass the same rules as the source.
+      const config = await loadConfig({ configPath: REDOCLY_CONFIG });
+      const problems = await lint({ ref: paths.bundleJson, config });
+      expect(problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+    });
+
+    it('declares exactly the expected operations and status codes', () => {
+      const actual = operations.map(({ operationId, method, path: route, operation }) => ({
+        operationId,
+        method,
+        path: route,
+        statuses: Object.keys(operation.responses).sort(),
+      }));
+      const sort = (list: ExpectedOperation[]) => [...list].sort((a, b) => a.operationId.localeCompare(b.operationId));
+      expect(sort(actual)).toEqual(sort(expected.map((op) => ({ ...op, statuses: [...op.statuses].sort() }))));
+    });
+
+    it('documents every operation: summary, description, a declared tag, security, errors', () => {
+      const tags = new Set((spec.tags ?? []).map((t: any) => t.name));
+      for (const { operationId, operation } of operations) {
+        expect(operation.summary, operationId).toBeTruthy();
+        expect(operation.description?.length, operationId).toBeGreaterThan(40);
+        expect(operation.tags?.length, operationId).toBeGreaterThan(0);
+        for (const tag of operation.tags) expect(tags.has(tag), `${operationId} tag ${tag}`).toBe(true);
+        expect(operation.security ?? spec.security, operationId).toBeDefined();
+        expect(Object.keys(operation.responses).some((s) => s.startsWith('4')), operationId).toBe(true);
+      }
+    });
+
+    it('gives every request body and response a named example that validates against its schema', () => {
+      let checked = 0;
+      for (const { operationId, operation, pointer } of operations) {
+        const bodies: [string, any][] = Object.entries(operation.responses).map(([status, response]) => [
+          `${pointer}/responses/${status}`,
+          resolveRef(spec, response),
+        ]);
+        if (operation.requestBody) bodies.push([`${pointer}/requestBody`, resolveRef(spec, operation.requestBody)]);
+        for (const [where, body] of bodies) {
+          const media = body.content?.['application/json'];
+          expect(media, `${operationId} ${where} has an application/json body`).toBeDefined();
+          const examples = Object.entries(media.examples ?? {});
+          expect(examples.length, `${operationId} ${where} has named examples`).toBeGreaterThan(0);
+          for (const [name, example] of examples) {
+            const resolved = resolveRef(spec, example);
+            expect(resolved.summary, `${where} example ${name} has a summary`).toBeTruthy();
+            const result = validate(media.schema, resolved.value);
+            expect(result.errors, `${operationId} ${where} example ${name}`).toBe('');
+            checked++;
+          }
+        }
+      }
+      expect(checked).toBeGreaterThan(operations.length * 2);
+    });
+
+    it('describes every schema property', () => {
+      const missing: string[] = [];
+      const visit = (schema: any, where: string) => {
+        if (!schema || typeof schema !== 'object') return;
+        if (schema.$ref) return; // described where it is defined
+        for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
+          const target = resolveRef(spec, property);
+          if (!property.description && !target?.description) missing.push(`${where}.${name}`);
+          visit(property, `${where}.${name}`);
+        }
+        // if/then/else/not only restate properties declared (and described) on the schema itself.
+        for (const key of ['items', 'additionalProperties']) visit(schema[key], `${where}/${key}`);
+        for (const key of ['allOf', 'oneOf', 'anyOf']) (schema[key] ?? []).forEach((s: any, i: number) => visit(s, `${where}/${key}/${i}`));
+      };
+      for (const [name, schema] of Object.entries<any>(spec.components?.schemas ?? {})) {
+        expect(schema.description, `schema ${name} has a description`).toBeTruthy();
+        visit(schema, name);
+      }
+      for (const { operationId, operation } of operations) {
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          visit(resolveRef(spec, response).content?.['application/json']?.schema, `${operationId} ${status}`);
+        }
+      }
+      expect(missing).toEqual([]);
+    });
+
+    it('generates TypeScript types from redocly.yaml, and the committed build output is fresh', async () => {
+      const config = await loadConfig({ configPath: REDOCLY_CONFIG });
+      const ast = await openapiTS(pathToFileURL(paths.specRoot), { redocly: config, silent: true });
+      const generated = `${COMMENT_HEADER}${astToString(ast)}`;
+      expect(fs.readFileSync(paths.typesFile, 'utf8')).toBe(generated);
+      for (const { operationId } of expected) expect(generated).toContain(`    ${operationId}: {`);
+      for (const name of Object.keys(spec.components?.schemas ?? {})) expect(generated).toContain(`        ${name}: `);
+    });
+  });
+}
