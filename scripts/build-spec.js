@@ -12,11 +12,10 @@
 // Usage: node scripts/build-spec.js <api-name>
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { bundle, loadConfig } from '@redocly/openapi-core';
-import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import YAML from 'yaml';
 import { REDOCLY_CONFIG, REPO_ROOT, apiPaths } from './lib/apis.js';
+import { generateTypes } from './lib/typegen.js';
 
 const name = process.argv[2];
 if (!name) {
@@ -52,9 +51,9 @@ fs.writeFileSync(paths.bundleYaml, YAML.stringify(parsed, { lineWidth: 0, aliasD
 fs.writeFileSync(paths.bundleJson, `${JSON.stringify(parsed, null, 2)}\n`);
 
 // openapi-typescript lints with the same config and refuses (throws) on any error-level problem.
-const ast = await openapiTS(pathToFileURL(paths.specRoot), { redocly: config, silent: true });
+const types = await generateTypes(paths.specRoot, config);
 fs.mkdirSync(path.dirname(paths.typesFile), { recursive: true });
-fs.writeFileSync(paths.typesFile, `${COMMENT_HEADER}${astToString(ast)}`);
+fs.writeFileSync(paths.typesFile, types);
 
 const ms = Math.round(performance.now() - started);
 const rel = (p) => path.relative(REPO_ROOT, p);

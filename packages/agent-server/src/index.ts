@@ -1,0 +1,5 @@
+// @agentplane/agent-server: the typed client of the agentplane agent server thread API.
+export { createAgentServerClient, isSafeToRepeat, type AgentServerClient, type AgentServerClientOptions } from './client.js';
+export { iterateHistory, iterateThreads, type PageOptions } from './pagination.js';
+export { ApiError, unwrap, type RetryOptions, type ValidationIssue } from '@agentplane/client-core';
+export type * from './types.js';

@@ -1,0 +1,128 @@
+// Waiting for a revision to finish, the way a CI/CD pipeline needs it: poll until a terminal
+// status, resolve on DEPLOYED, reject with the final revision on a failure, reject on timeout
+// naming the last status seen. Transient trouble while polling (network errors, 429, 5xx that
+// outlast the client's own retries) never ends the wait; a 4xx (bad credentials, unknown IDs)
+// does, at once, because polling again cannot fix it.
+import { ApiError, sleep, unwrap } from '@agentplane/client-core';
+import type { ControlPlaneClient } from './client.js';
+import type { Deployment, DeploymentCreate, DeploymentUpdate, Revision, RevisionStatus } from './types.js';
+
+/** Statuses after which a revision never changes again. */
+export const REVISION_SUCCESS_STATUS = 'DEPLOYED' satisfies RevisionStatus;
+export const REVISION_FAILURE_STATUSES = ['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'INTERRUPTED', 'SKIPPED'] as const satisfies readonly RevisionStatus[];
+export type RevisionFailureStatus = (typeof REVISION_FAILURE_STATUSES)[number];
+
+export function isTerminalRevisionStatus(status: RevisionStatus): boolean {
+  return status === REVISION_SUCCESS_STATUS || (REVISION_FAILURE_STATUSES as readonly string[]).includes(status);
+}
+
+/** The revision ended without being deployed. */
+export class RevisionFailedError extends Error {
+  override readonly name = 'RevisionFailedError';
+  readonly revision: Revision;
+  readonly status: RevisionFailureStatus;
+  constructor(revision: Revision) {
+    const hint = revision.status === 'SKIPPED' ? ' (a newer revision superseded it; wait for the deployment\'s latest_revision_id)' : '';
+    super(`revision ${revision.id} ended as ${revision.status}${hint}`);
+    this.revision = revision;
+    this.status = revision.status as RevisionFailureStatus;
+  }
+}
+
+/** The revision did not reach a terminal status in time. */
+export class RevisionTimeoutError extends Error {
+  override readonly name = 'RevisionTimeoutError';
+  /** The last status seen, or undefined if no poll succeeded. */
+  readonly lastStatus: RevisionStatus | undefined;
+  readonly revision: Revision | undefined;
+  constructor(revisionId: string, timeoutMs: number, revision: Revision | undefined) {
+    super(`revision ${revisionId} was still ${revision?.status ?? 'unreachable (no successful poll)'} after ${timeoutMs} ms`);
+    this.lastStatus = revision?.status;
+    this.revision = revision;
+  }
+}
+
+export interface WaitForRevisionOptions {
+  deploymentId: string;
+  revisionId: string;
+  /** Pause between polls, in ms (default 5000). */
+  intervalMs?: number;
+  /** Give up after this many ms (default 30 minutes). */
+  timeoutMs?: number;
+  /** Aborting rejects with the signal's reason and stops polling. */
+  signal?: AbortSignal;
+  /** Called once per status change, the first status included. */
+  onStatus?: (revision: Revision) => void;
+}
+
+export type WaitOptions = Omit<WaitForRevisionOptions, 'deploymentId' | 'revisionId'>;
+
+/** Polls the revision until it is terminal. Resolves with the DEPLOYED revision. */
+export async function waitForRevision(client: ControlPlaneClient, options: WaitForRevisionOptions): Promise<Revision> {
+  const { deploymentId, revisionId, intervalMs = 5_000, timeoutMs = 30 * 60_000, signal, onStatus } = options;
+  const deadline = Date.now() + timeoutMs;
+  let last: Revision | undefined;
+  for (;;) {
+    signal?.throwIfAborted();
+    const revision = await pollOnce(client, deploymentId, revisionId, signal);
+    if (revision) {
+      if (revision.status !== last?.status) onStatus?.(revision);
+      last = revision;
+      if (revision.status === REVISION_SUCCESS_STATUS) return revision;
+      if (isTerminalRevisionStatus(revision.status)) throw new RevisionFailedError(revision);
+    }
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new RevisionTimeoutError(revisionId, timeoutMs, last);
+    await sleep(Math.min(intervalMs, remaining), signal);
+  }
+}
+
+/** One poll: the revision, or undefined for a transient failure worth polling again. */
+async function pollOnce(client: ControlPlaneClient, deploymentId: string, revisionId: string, signal: AbortSignal | undefined): Promise<Revision | undefined> {
+  let result;
+  try {
+    result = await client.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+      params: { path: { deployment_id: deploymentId, revision_id: revisionId } },
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    return undefined; // network error
+  }
+  const status = result.response.status;
+  if (result.data) return result.data;
+  if (status === 429 || status >= 500) return undefined;
+  throw new ApiError(status, result.error, result.response.url);
+}
+
+/** Creates a deployment and waits for its first revision. */
+export async function createDeploymentAndWait(client: ControlPlaneClient, body: DeploymentCreate, options: WaitOptions = {}): Promise<{ deployment: Deployment; revision: Revision }> {
+  const deployment = unwrap(await client.POST('/v2/deployments', { body, ...(options.signal ? { signal: options.signal } : {}) }));
+  const revision = await waitForRevision(client, { ...options, deploymentId: deployment.id, revisionId: deployment.latest_revision_id });
+  return { deployment, revision };
+}
+
+/**
+ * Updates a deployment's source and waits for the revision that update created. The body must
+ * set a non-null `repo_ref`, `graph_config_path` or `image_uri`, else no revision is created.
+ */
+export async function updateDeploymentAndWait(
+  client: ControlPlaneClient,
+  deploymentId: string,
+  body: DeploymentUpdate,
+  options: WaitOptions = {},
+): Promise<{ deployment: Deployment; revision: Revision }> {
+  const source = body.source_revision_config;
+  if (!source || (source.repo_ref == null && source.graph_config_path == null && source.image_uri == null)) {
+    throw new TypeError('updateDeploymentAndWait needs a non-null repo_ref, graph_config_path or image_uri: without one the update creates no revision to wait for');
+  }
+  const deployment = unwrap(
+    await client.PATCH('/v2/deployments/{deployment_id}', {
+      params: { path: { deployment_id: deploymentId } },
+      body,
+      ...(options.signal ? { signal: options.signal } : {}),
+    }),
+  );
+  const revision = await waitForRevision(client, { ...options, deploymentId: deployment.id, revisionId: deployment.latest_revision_id });
+  return { deployment, revision };
+}
