@@ -2,8 +2,8 @@
 // middleware, retries in a wrapping fetch. Retried: GETs, the read-only POSTs (search,
 // history), and a thread create that names its `thread_id` (a repeat answers 409 or, with
 // `if_exists: do_nothing`, the same thread, never a second one).
-import { createRetryingFetch, headersMiddleware, type FetchLike, type RetryOptions } from '@agentplane/client-core';
-import createClient, { type Client } from 'openapi-fetch';
+import { createRetryingFetch, headersMiddleware, strict, type FetchLike, type RetryOptions, type StrictClient } from '@agentplane/client-core';
+import createClient from 'openapi-fetch';
 import type { paths } from './generated/openapi.js';
 
 export interface AgentServerClientOptions {
@@ -19,7 +19,8 @@ export interface AgentServerClientOptions {
   headers?: Record<string, string>;
 }
 
-export type AgentServerClient = Client<paths>;
+/** openapi-fetch's client, with call signatures that also refuse unknown fields (see StrictClient). */
+export type AgentServerClient = StrictClient<paths>;
 
 export function createAgentServerClient(options: AgentServerClientOptions): AgentServerClient {
   const baseFetch: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
@@ -29,7 +30,7 @@ export function createAgentServerClient(options: AgentServerClientOptions): Agen
     ...(options.headers ? { headers: options.headers } : {}),
   });
   if (options.apiKey) client.use(headersMiddleware({ 'X-Api-Key': options.apiKey }));
-  return client;
+  return strict(client);
 }
 
 const READ_ONLY_POST = [/\/threads\/search$/, /\/threads\/[^/]+\/history$/];

@@ -12,3 +12,4 @@ export {
   type RetryEvent,
   type RetryOptions,
 } from './retry.js';
+export { strict, type StrictClient, type StrictMethod } from './strict-client.js';

@@ -1,8 +1,8 @@
 // The control plane client: openapi-fetch typed by the generated `paths`, with the credential
 // as middleware and retries in a wrapping fetch. Only GETs are retried: a repeated create or
 // update could make a second deployment or revision.
-import { createRetryingFetch, headersMiddleware, type FetchLike, type RetryOptions } from '@agentplane/client-core';
-import createClient, { type Client } from 'openapi-fetch';
+import { createRetryingFetch, headersMiddleware, strict, type FetchLike, type RetryOptions, type StrictClient } from '@agentplane/client-core';
+import createClient from 'openapi-fetch';
 import type { paths } from './generated/openapi.js';
 
 /** Exactly one credential: an API key (every operation), a tenant ID or a bearer token (getRevision only). */
@@ -22,7 +22,8 @@ export type ControlPlaneClientOptions = ControlPlaneCredentials & {
   headers?: Record<string, string>;
 };
 
-export type ControlPlaneClient = Client<paths>;
+/** openapi-fetch's client, with call signatures that also refuse unknown fields (see StrictClient). */
+export type ControlPlaneClient = StrictClient<paths>;
 
 export function createControlPlaneClient(options: ControlPlaneClientOptions): ControlPlaneClient {
   const credentialHeaders = credentialsToHeaders(options);
@@ -33,7 +34,7 @@ export function createControlPlaneClient(options: ControlPlaneClientOptions): Co
     ...(options.headers ? { headers: options.headers } : {}),
   });
   client.use(headersMiddleware(credentialHeaders));
-  return client;
+  return strict(client);
 }
 
 function credentialsToHeaders(options: ControlPlaneClientOptions): Record<string, string> {

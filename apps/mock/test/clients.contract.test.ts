@@ -1,0 +1,71 @@
+// The real typed clients against the Prism mocks: every operation of both APIs, for every
+// status the spec documents, answers as the spec says, and the client surfaces it as typed
+// data (2xx) or a typed error (the rest).
+import { createAgentServerClient, type AgentServerClient } from '@agentplane/agent-server';
+import { createControlPlaneClient, type ControlPlaneClient } from '@agentplane/control-plane';
+import { describe, expect, inject, it } from 'vitest';
+import { createValidator, listOperations, loadBundle } from '../../../scripts/lib/openapi.js';
+import { responseSchema } from './requests.js';
+
+const urls = inject('mockUrls');
+const DEPLOYMENT_ID = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
+const REVISION_ID = '5e8f2c1a-9b7d-4e6f-a3c2-7d1e0f9b8a64';
+const THREAD_ID = '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
+const CHECKPOINT_ID = '1f0c6d2e-3a47-6e10-8001-9d7e0f1a2b3c';
+
+type Call<C> = (client: C, headers: Record<string, string>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/** One typed call per operation: if an operation's shape changes, this table stops compiling. */
+const controlPlaneCalls: Record<string, Call<ControlPlaneClient>> = {
+  createDeployment: (c, headers) =>
+    c.POST('/v2/deployments', { headers, body: { name: 'billing-agent', source: 'external_container', source_revision_config: { image_uri: 'registry.acme.internal/agents/billing-agent:1.8.2' } } }),
+  getDeployment: (c, headers) => c.GET('/v2/deployments/{deployment_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID } } }),
+  updateDeployment: (c, headers) =>
+    c.PATCH('/v2/deployments/{deployment_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID } }, body: { source_revision_config: { image_uri: 'r/a:2' } } }),
+  getRevision: (c, headers) =>
+    c.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID, revision_id: REVISION_ID } } }),
+  getOauthProvider: (c, headers) => c.GET('/v2/auth/providers/{provider_id}', { headers, params: { path: { provider_id: 'github' } } }),
+  getSandboxPool: (c, headers) => c.GET('/v2/sandboxes/pools/{name}', { headers, params: { path: { name: 'python-pool' } } }),
+};
+
+const agentServerCalls: Record<string, Call<AgentServerClient>> = {
+  createThread: (c, headers) => c.POST('/threads', { headers, body: { metadata: { graph_id: 'support' } } }),
+  searchThreads: (c, headers) => c.POST('/threads/search', { headers, body: { metadata: { graph_id: 'support' }, limit: 20 } }),
+  getThread: (c, headers) => c.GET('/threads/{thread_id}', { headers, params: { path: { thread_id: THREAD_ID } } }),
+  copyThread: (c, headers) => c.POST('/threads/{thread_id}/copy', { headers, params: { path: { thread_id: THREAD_ID } } }),
+  getThreadState: (c, headers) => c.GET('/threads/{thread_id}/state', { headers, params: { path: { thread_id: THREAD_ID }, query: { subgraphs: false } } }),
+  getThreadStateAtCheckpoint: (c, headers) =>
+    c.GET('/threads/{thread_id}/state/{checkpoint_id}', { headers, params: { path: { thread_id: THREAD_ID, checkpoint_id: CHECKPOINT_ID } } }),
+  getThreadHistory: (c, headers) =>
+    c.POST('/threads/{thread_id}/history', { headers, params: { path: { thread_id: THREAD_ID } }, body: { limit: 10, before: { configurable: { checkpoint_id: CHECKPOINT_ID } } } }),
+};
+
+const suites = [
+  { api: 'control-plane', calls: controlPlaneCalls, client: () => createControlPlaneClient({ baseUrl: urls['control-plane']!, apiKey: 'contract-key', retry: false }) },
+  { api: 'agent-server', calls: agentServerCalls, client: () => createAgentServerClient({ baseUrl: urls['agent-server']!, retry: false }) },
+] as const;
+
+for (const suite of suites) {
+  const spec = loadBundle(suite.api);
+  const validate = createValidator(spec);
+  const operations = listOperations(spec);
+
+  describe(`${suite.api} client against the mock`, () => {
+    it('has a typed call for every operation of the spec', () => {
+      expect(Object.keys(suite.calls).sort()).toEqual(operations.map((op) => op.operationId).sort());
+    });
+
+    for (const op of operations) {
+      for (const status of Object.keys(op.operation.responses)) {
+        it(`${op.operationId} → ${status}`, async () => {
+          const call = suite.calls[op.operationId] as Call<unknown>;
+          const result = await call(suite.client(), { Prefer: `code=${status}` });
+          expect(result.response.status).toBe(Number(status));
+          const body = status.startsWith('2') ? result.data : result.error;
+          expect(status.startsWith('2') ? result.error : result.data).toBeUndefined();
+          expect(validate(responseSchema(spec, op, status) as object, body).errors).toBe('');
+        });
+      }
+    }
+  });
+}

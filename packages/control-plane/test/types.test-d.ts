@@ -1,0 +1,45 @@
+// Type tests, checked by `npm run typecheck` (tsc): each `@ts-expect-error` line must fail to
+// compile, and tsc fails if one of them ever compiles. Never executed.
+import { expectTypeOf } from 'vitest';
+import { createControlPlaneClient, type Deployment, type Revision, type RevisionStatus } from '../src/index.js';
+
+export async function typeTests() {
+  const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k' });
+
+  // A wrong path parameter name.
+  // @ts-expect-error `deploymentId` is not a path parameter; it is `deployment_id`
+  await client.GET('/v2/deployments/{deployment_id}', { params: { path: { deploymentId: 'x' } } });
+
+  // A misspelt body field.
+  // @ts-expect-error `nmae` is not a field of DeploymentCreate
+  await client.POST('/v2/deployments', { body: { nmae: 'x', source: 'external_container' } });
+
+  // A wrong enum value.
+  // @ts-expect-error `docker` is not a DeploymentSource
+  await client.POST('/v2/deployments', { body: { name: 'x', source: 'docker' } });
+
+  // repo_commit_sha is read-only: not part of the request schema.
+  // @ts-expect-error repo_commit_sha cannot be sent
+  await client.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: 'x' } }, body: { source_revision_config: { repo_commit_sha: 'abc' } } });
+
+  // An unknown path.
+  // @ts-expect-error there is no such path
+  await client.GET('/v2/deployment/{deployment_id}', { params: { path: { deployment_id: 'x' } } });
+
+  // Two credentials at once.
+  // @ts-expect-error exactly one credential
+  createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', bearerToken: 't' });
+
+  const revision = await client.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+    params: { path: { deployment_id: 'd', revision_id: 'r' } },
+  });
+  if (revision.data) expectTypeOf(revision.data).toEqualTypeOf<Revision>();
+  if (revision.data) expectTypeOf(revision.data.status).toEqualTypeOf<RevisionStatus>();
+  const deployment = await client.GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: 'd' } } });
+  if (deployment.data) expectTypeOf(deployment.data).toEqualTypeOf<Deployment>();
+  // The sandbox pool's 404 detail is an object, the other errors' a string or a list.
+  const pool = await client.GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'p' } } });
+  if (pool.response.status === 404 && pool.error && typeof pool.error.detail === 'object' && !Array.isArray(pool.error.detail)) {
+    expectTypeOf(pool.error.detail.error).toEqualTypeOf<'NotFound'>();
+  }
+}
