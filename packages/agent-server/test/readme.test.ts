@@ -1,0 +1,11 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { readmeExamples, typecheckReadmeExamples } from '../../../scripts/testing/readme-examples.js';
+
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+it('README examples type-check against the built package', () => {
+  expect(readmeExamples(packageDir).length).toBeGreaterThanOrEqual(2);
+  expect(typecheckReadmeExamples(packageDir)).toEqual([]);
+}, 60_000);

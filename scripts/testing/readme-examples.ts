@@ -1,0 +1,32 @@
+// Type-checks the ```ts blocks of a package README against the built package, as a user would
+// import it, so the documented examples cannot drift from the real API.
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { REPO_ROOT } from '../lib/apis.js';
+
+/** Returns the README's TypeScript blocks. */
+export function readmeExamples(packageDir: string): string[] {
+  const readme = fs.readFileSync(path.join(packageDir, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+}
+
+/** Type-checks each block as its own ES module; returns the diagnostics, empty when all compile. */
+export function typecheckReadmeExamples(packageDir: string): string[] {
+  const dir = path.join(packageDir, '.readme-examples');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const files = readmeExamples(packageDir).map((code, i) => {
+    const file = path.join(dir, `example-${i + 1}.ts`);
+    fs.writeFileSync(file, `${code}\nexport {};\n`);
+    return file;
+  });
+  const base = ts.readConfigFile(path.join(REPO_ROOT, 'tsconfig.base.json'), ts.sys.readFile).config;
+  const { options } = ts.convertCompilerOptionsFromJson(base.compilerOptions, REPO_ROOT);
+  const program = ts.createProgram(files, { ...options, noEmit: true, noUnusedLocals: false });
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  return diagnostics.map((d) => {
+    const where = d.file && d.start !== undefined ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
+    return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  });
+}
