@@ -55,11 +55,14 @@ export function createRetryingFetch(fetchImpl: FetchLike, options: RetryOptions 
   }
 
   return async (request) => {
-    if (settings.attempts === 1 || !(await isRetryable(request.clone()))) return fetchImpl(request);
-    // Keep a pristine copy: a body can be read once, and each attempt needs its own.
-    const original = request.clone();
+    // A body can be read once: a request with one is cloned for the predicate and kept pristine
+    // for the attempts after the first. A body-less request (every GET) is re-sent as it is,
+    // which keeps the common path free of copies.
+    const hasBody = request.body !== null;
+    if (settings.attempts === 1 || !(await isRetryable(hasBody ? request.clone() : request))) return fetchImpl(request);
+    const original = hasBody ? request.clone() : request;
     for (let attempt = 1; ; attempt++) {
-      const current = attempt === 1 ? request : original.clone();
+      const current = attempt === 1 || !hasBody ? request : original.clone();
       let response: Response;
       try {
         response = await fetchImpl(current);

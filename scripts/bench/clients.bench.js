@@ -1,0 +1,87 @@
+// Client benchmark: per-request overhead of each typed client against a raw `fetch` on the
+// same local server, in the same process (ratio of medians, rounds interleaved so machine noise
+// hits all three alike), and the min+gzip size of each package entry with its dependencies
+// bundled, next to openapi-fetch alone.
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { build } from 'esbuild';
+import { REPO_ROOT } from '../lib/apis.js';
+
+export const title = 'Clients: request overhead and bundle size';
+
+const ROUNDS = 15;
+const REQUESTS_PER_ROUND = 300;
+const POOL = { name: 'python-pool', template_name: 'python-3-12', replicas: 2, id: '6c5b4a39-2817-4f06-9e5d-4c3b2a190f8e', created_at: '2026-11-01T12:00:00Z', updated_at: '2026-11-12T16:42:09Z' };
+const THREAD = { thread_id: '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f', created_at: '2026-11-19T14:02:11.204Z', updated_at: '2026-11-19T14:02:11.217Z', metadata: { graph_id: 'support' }, status: 'idle', config: {} };
+
+export async function run() {
+  const { createControlPlaneClient } = await import('@agentplane/control-plane');
+  const { createAgentServerClient } = await import('@agentplane/agent-server');
+
+  const poolBody = JSON.stringify(POOL);
+  const threadBody = JSON.stringify(THREAD);
+  const server = http.createServer((req, res) => {
+    const body = req.url?.startsWith('/threads/') ? threadBody : poolBody;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const base = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
+
+  const controlPlane = createControlPlaneClient({ baseUrl: base, apiKey: 'bench' });
+  const agentServer = createAgentServerClient({ baseUrl: base, apiKey: 'bench' });
+  const contenders = {
+    'raw fetch (GET pool)': async () => {
+      const response = await fetch(`${base}/v2/sandboxes/pools/python-pool`, { headers: { 'X-Api-Key': 'bench' } });
+      return response.json();
+    },
+    'raw fetch (GET thread)': async () => {
+      const response = await fetch(`${base}/threads/${THREAD.thread_id}`, { headers: { 'X-Api-Key': 'bench' } });
+      return response.json();
+    },
+    'control-plane client (getSandboxPool)': () => controlPlane.GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'python-pool' } } }),
+    'agent-server client (getThread)': () => agentServer.GET('/threads/{thread_id}', { params: { path: { thread_id: THREAD.thread_id } } }),
+  };
+
+  /** @type {Record<string, number[]>} per-request times, ms */
+  const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
+  for (const fn of Object.values(contenders)) for (let i = 0; i < 200; i++) await fn(); // warm-up
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, fn] of Object.entries(contenders)) {
+      for (let i = 0; i < REQUESTS_PER_ROUND; i++) {
+        const started = performance.now();
+        await fn();
+        samples[name].push(performance.now() - started);
+      }
+    }
+  }
+  server.close();
+
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const medians = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+  const rows = [
+    ['raw fetch (GET pool)', medians['raw fetch (GET pool)'], ''],
+    ['control-plane client (getSandboxPool)', medians['control-plane client (getSandboxPool)'], `ratio ${(medians['control-plane client (getSandboxPool)'] / medians['raw fetch (GET pool)']).toFixed(3)} (target ≤ 1.10)`],
+    ['raw fetch (GET thread)', medians['raw fetch (GET thread)'], ''],
+    ['agent-server client (getThread)', medians['agent-server client (getThread)'], `ratio ${(medians['agent-server client (getThread)'] / medians['raw fetch (GET thread)']).toFixed(3)} (target ≤ 1.10)`],
+  ];
+  console.log(`per-request latency, median of ${ROUNDS * REQUESTS_PER_ROUND} sequential requests each (interleaved rounds):`);
+  const width = Math.max(...rows.map((r) => r[0].length));
+  for (const [name, ms, note] of rows) console.log(`  ${name.padEnd(width)}  ${(ms * 1000).toFixed(0).padStart(6)} µs  ${note}`);
+
+  console.log('\nmin+gzip size of each entry, dependencies bundled (esbuild --minify, gzip -9):');
+  const require = createRequire(import.meta.url);
+  const entries = {
+    '@agentplane/control-plane': path.join(REPO_ROOT, 'packages/control-plane/dist/index.js'),
+    '@agentplane/agent-server': path.join(REPO_ROOT, 'packages/agent-server/dist/index.js'),
+    'openapi-fetch alone (reference)': require.resolve('openapi-fetch'),
+  };
+  for (const [name, entry] of Object.entries(entries)) {
+    const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent' });
+    const code = result.outputFiles[0].contents;
+    const gzip = zlib.gzipSync(code, { level: 9 }).length;
+    const target = name.startsWith('@agentplane') ? `(target ≤ 8 kB: ${gzip <= 8192 ? 'met' : 'MISSED'})` : '';
+    console.log(`  ${name.padEnd(34)} ${(code.length / 1024).toFixed(1).padStart(6)} kB min  ${(gzip / 1024).toFixed(2).padStart(6)} kB min+gzip  ${target}`);
+  }
+}
