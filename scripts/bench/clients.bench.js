@@ -29,6 +29,8 @@ export async function run() {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const base = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
 
+  const { default: createClient } = await import('openapi-fetch');
+  const bareOpenapiFetch = createClient({ baseUrl: base, headers: { 'X-Api-Key': 'bench' } });
   const controlPlane = createControlPlaneClient({ baseUrl: base, apiKey: 'bench' });
   const agentServer = createAgentServerClient({ baseUrl: base, apiKey: 'bench' });
   const contenders = {
@@ -40,6 +42,7 @@ export async function run() {
       const response = await fetch(`${base}/threads/${THREAD.thread_id}`, { headers: { 'X-Api-Key': 'bench' } });
       return response.json();
     },
+    'openapi-fetch alone (GET pool)': () => bareOpenapiFetch.GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'python-pool' } } }),
     'control-plane client (getSandboxPool)': () => controlPlane.GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'python-pool' } } }),
     'agent-server client (getThread)': () => agentServer.GET('/threads/{thread_id}', { params: { path: { thread_id: THREAD.thread_id } } }),
   };
@@ -62,6 +65,7 @@ export async function run() {
   const medians = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
   const rows = [
     ['raw fetch (GET pool)', medians['raw fetch (GET pool)'], ''],
+    ['openapi-fetch alone (GET pool), reference', medians['openapi-fetch alone (GET pool)'], `ratio ${(medians['openapi-fetch alone (GET pool)'] / medians['raw fetch (GET pool)']).toFixed(3)}`],
     ['control-plane client (getSandboxPool)', medians['control-plane client (getSandboxPool)'], `ratio ${(medians['control-plane client (getSandboxPool)'] / medians['raw fetch (GET pool)']).toFixed(3)} (target ≤ 1.10)`],
     ['raw fetch (GET thread)', medians['raw fetch (GET thread)'], ''],
     ['agent-server client (getThread)', medians['agent-server client (getThread)'], `ratio ${(medians['agent-server client (getThread)'] / medians['raw fetch (GET thread)']).toFixed(3)} (target ≤ 1.10)`],

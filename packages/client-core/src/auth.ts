@@ -6,9 +6,10 @@ import type { Middleware } from 'openapi-fetch';
 export function headersMiddleware(headers: Record<string, string>): Middleware {
   const entries = Object.entries(headers);
   return {
+    // Mutates the headers in place and returns nothing: the request object stays the one
+    // openapi-fetch built (see OutgoingRequest).
     onRequest({ request }) {
       for (const [name, value] of entries) request.headers.set(name, value);
-      return request;
     },
   };
 }

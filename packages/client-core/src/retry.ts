@@ -5,6 +5,8 @@
 // safe to repeat (the caller's `isRetryable` decides, per API). Delays grow exponentially with
 // full jitter, and a `Retry-After` header wins, up to a cap. An aborted signal stops everything.
 
+import { isReusable, type RequestLike } from './outgoing-request.js';
+
 export interface RetryOptions {
   /** Total attempts, the first included (default 3; 1 means no retry). */
   attempts?: number;
@@ -28,12 +30,12 @@ export interface RetryEvent {
   delayMs: number;
   /** The retried status, or the network error. */
   reason: { status: number } | { error: unknown };
-  request: Request;
+  request: RequestLike;
 }
 
-export type FetchLike = (input: Request) => Promise<Response>;
-/** Decides whether a request is safe to send again (it may read a clone of the request). */
-export type IsRetryable = (request: Request) => boolean | Promise<boolean>;
+export type FetchLike = (input: RequestLike) => Promise<Response>;
+/** Decides whether a request is safe to send again (it may read the request's body). */
+export type IsRetryable = (request: RequestLike) => boolean | Promise<boolean>;
 
 export const DEFAULT_RETRY: Required<Omit<RetryOptions, 'onRetry'>> = {
   attempts: 3,
@@ -55,14 +57,17 @@ export function createRetryingFetch(fetchImpl: FetchLike, options: RetryOptions 
   }
 
   return async (request) => {
-    // A body can be read once: a request with one is cloned for the predicate and kept pristine
-    // for the attempts after the first. A body-less request (every GET) is re-sent as it is,
-    // which keeps the common path free of copies.
-    const hasBody = request.body !== null;
-    if (settings.attempts === 1 || !(await isRetryable(hasBody ? request.clone() : request))) return fetchImpl(request);
-    const original = hasBody ? request.clone() : request;
+    // A real Request's body can be read once: such a request is cloned for the predicate and
+    // kept pristine for the attempts after the first. The clients' own requests (and every
+    // body-less one) are re-sent as they are, which keeps the common path free of copies.
+    const reusable = isReusable(request);
+    if (settings.attempts === 1) return fetchImpl(request);
+    // Most predicates answer synchronously (by method); await only a promise.
+    const verdict = isRetryable(reusable ? request : request.clone());
+    if (!(verdict instanceof Promise ? await verdict : verdict)) return fetchImpl(request);
+    const original = reusable ? request : request.clone();
     for (let attempt = 1; ; attempt++) {
-      const current = attempt === 1 || !hasBody ? request : original.clone();
+      const current = attempt === 1 || reusable ? request : original.clone();
       let response: Response;
       try {
         response = await fetchImpl(current);
@@ -101,8 +106,8 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return Math.max(0, date - now);
 }
 
-function isAbort(error: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
 }
 
 /** Waits `ms`, rejecting with the signal's reason as soon as it aborts. */

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { RequestLike } from '../src/outgoing-request.js';
 import { backoffDelay, createRetryingFetch, parseRetryAfter, type FetchLike, type RetryOptions } from '../src/retry.js';
 
 /** A fetch that answers from a script: a status number, a Response, or an Error to throw. */
@@ -62,7 +63,7 @@ describe('createRetryingFetch', () => {
 
   it('lets the predicate read the body without consuming it', async () => {
     const { fetch, calls } = scripted([503, 200]);
-    const hasThreadId = async (request: Request) => 'thread_id' in (await request.json());
+    const hasThreadId = async (request: RequestLike) => 'thread_id' in (await request.json() as object);
     expect((await createRetryingFetch(fetch, fast, hasThreadId)(post('{"thread_id":"t"}'))).status).toBe(200);
     expect(calls[0]!.body).toBe('{"thread_id":"t"}');
   });

@@ -1,8 +1,7 @@
-// The control plane client: openapi-fetch typed by the generated `paths`, with the credential
-// as middleware and retries in a wrapping fetch. Only GETs are retried: a repeated create or
+// The control plane client: openapi-fetch typed by the generated `paths` (assembled by
+// client-core), the credential as middleware. Only GETs are retried: a repeated create or
 // update could make a second deployment or revision.
-import { createRetryingFetch, headersMiddleware, strict, type FetchLike, type RetryOptions, type StrictClient } from '@agentplane/client-core';
-import createClient from 'openapi-fetch';
+import { createApiClient, type BaseClientOptions, type StrictClient } from '@agentplane/client-core';
 import type { paths } from './generated/openapi.js';
 
 /** Exactly one credential: an API key (every operation), a tenant ID or a bearer token (getRevision only). */
@@ -11,30 +10,17 @@ export type ControlPlaneCredentials =
   | { tenantId: string; apiKey?: never; bearerToken?: never }
   | { bearerToken: string; apiKey?: never; tenantId?: never };
 
-export type ControlPlaneClientOptions = ControlPlaneCredentials & {
-  /** Root URL of the control plane, without `/v2`, such as `https://api.example.com`. */
-  baseUrl: string;
-  /** fetch implementation (default: the global fetch). */
-  fetch?: FetchLike;
-  /** Retry policy for GETs; `false` turns retries off. */
-  retry?: RetryOptions | false;
-  /** Extra headers sent with every request. */
-  headers?: Record<string, string>;
-};
+/** `baseUrl` is the control plane's root URL, without `/v2`, such as `https://api.example.com`. */
+export type ControlPlaneClientOptions = ControlPlaneCredentials & BaseClientOptions;
 
 /** openapi-fetch's client, with call signatures that also refuse unknown fields (see StrictClient). */
 export type ControlPlaneClient = StrictClient<paths>;
 
 export function createControlPlaneClient(options: ControlPlaneClientOptions): ControlPlaneClient {
-  const credentialHeaders = credentialsToHeaders(options);
-  const baseFetch: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
-  const client = createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    fetch: createRetryingFetch(baseFetch, options.retry, (request) => request.method === 'GET' || request.method === 'HEAD'),
-    ...(options.headers ? { headers: options.headers } : {}),
+  return createApiClient<paths>(options, {
+    credentials: credentialsToHeaders(options),
+    isRetryable: (request) => request.method === 'GET' || request.method === 'HEAD',
   });
-  client.use(headersMiddleware(credentialHeaders));
-  return strict(client);
 }
 
 function credentialsToHeaders(options: ControlPlaneClientOptions): Record<string, string> {

@@ -1,0 +1,92 @@
+// The light request openapi-fetch builds through createApiClient: it must reach fetch with
+// everything the call said, stay compatible with middleware, and give a user-supplied fetch a
+// real Request.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OutgoingRequest, createApiClient, sendRequest } from '../src/index.js';
+
+type TestPaths = {
+  '/items/{id}': {
+    parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
+    get: { parameters: { query?: never; header?: never; path: { id: string }; cookie?: never }; requestBody?: never; responses: { 200: { headers: { [name: string]: unknown }; content: { 'application/json': { id: string } } } } };
+    post: {
+      parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
+      requestBody: { content: { 'application/json': { name: string } } };
+      responses: { 200: { headers: { [name: string]: unknown }; content: { 'application/json': { id: string } } } };
+    };
+  };
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('OutgoingRequest', () => {
+  it('passes for a Request where openapi-fetch checks, and converts to a real one', async () => {
+    const request = new OutgoingRequest('http://api.test/items/1', { method: 'post', headers: { 'x-a': '1' }, body: '{"name":"n"}', redirect: 'follow' });
+    expect(request).toBeInstanceOf(Request);
+    expect(OutgoingRequest.isOutgoing(request)).toBe(true);
+    expect(OutgoingRequest.isOutgoing(new Request('http://api.test'))).toBe(false);
+    expect(new Request('http://api.test')).toBeInstanceOf(OutgoingRequest);
+    expect(request.method).toBe('POST');
+    expect(await request.json()).toEqual({ name: 'n' });
+    const real = request.toRequest();
+    expect(real.headers.get('x-a')).toBe('1');
+    expect(await real.text()).toBe('{"name":"n"}');
+    const copy = request.clone();
+    copy.headers.set('x-a', '2');
+    expect(request.headers.get('x-a')).toBe('1');
+  });
+
+  it('sends url and init straight to the global fetch, and a real Request to a user fetch', async () => {
+    const global = vi.fn(async (..._args: unknown[]) => new Response('{}'));
+    vi.stubGlobal('fetch', global);
+    const request = new OutgoingRequest('http://api.test/items/1', { method: 'GET', headers: { 'x-a': '1' } });
+    await sendRequest(request);
+    expect(global.mock.calls[0]![0]).toBe('http://api.test/items/1');
+    expect((global.mock.calls[0]![1] as RequestInit).method).toBe('GET');
+    const user = vi.fn(async (input: Request) => new Response(input.headers.get('x-a')));
+    expect(await (await sendRequest(request, user)).text()).toBe('1');
+    expect(user.mock.calls[0]![0]).toBeInstanceOf(Request);
+  });
+});
+
+describe('createApiClient', () => {
+  it('sends the path, query, credential headers, body and signal of each call', async () => {
+    const seen: Request[] = [];
+    const client = createApiClient<TestPaths>(
+      { baseUrl: 'http://api.test/', headers: { 'x-client': 'c' }, fetch: async (request) => (seen.push(request), Response.json({ id: '1' })) },
+      { isRetryable: () => true, credentials: { 'X-Api-Key': 'k' } },
+    );
+    const controller = new AbortController();
+    const result = await client.POST('/items/{id}', { params: { path: { id: 'a b' } }, body: { name: 'n' }, signal: controller.signal });
+    expect(result.data).toEqual({ id: '1' });
+    const [request] = seen;
+    expect(request!.url).toBe('http://api.test/items/a%20b');
+    expect(request!.method).toBe('POST');
+    expect(request!.headers.get('x-api-key')).toBe('k');
+    expect(request!.headers.get('x-client')).toBe('c');
+    expect(request!.headers.get('content-type')).toBe('application/json');
+    expect(await request!.json()).toEqual({ name: 'n' });
+    controller.abort();
+    expect(request!.signal.aborted).toBe(true);
+  });
+
+  it('works with user middleware that returns the request, or a new Request', async () => {
+    const seen: Request[] = [];
+    const client = createApiClient<TestPaths>({ baseUrl: 'http://api.test', fetch: async (r) => (seen.push(r), Response.json({ id: '1' })) }, { isRetryable: () => false });
+    client.use({ onRequest: ({ request }) => (request.headers.set('x-one', '1'), request) });
+    client.use({ onRequest: ({ request }) => new Request(request.url, { method: request.method, headers: [...request.headers.entries(), ['x-two', '2']] }) });
+    const result = await client.GET('/items/{id}', { params: { path: { id: '7' } } });
+    expect(result.data).toEqual({ id: '1' });
+    expect(seen[0]!.headers.get('x-one')).toBe('1');
+    expect(seen[0]!.headers.get('x-two')).toBe('2');
+  });
+
+  it('re-sends the same body on each retry', async () => {
+    const bodies: string[] = [];
+    const client = createApiClient<TestPaths>(
+      { baseUrl: 'http://api.test', retry: { baseDelayMs: 1, random: () => 0 }, fetch: async (r) => (bodies.push(await r.text()), bodies.length < 3 ? new Response('', { status: 503 }) : Response.json({ id: '1' })) },
+      { isRetryable: () => true },
+    );
+    expect((await client.POST('/items/{id}', { params: { path: { id: '1' } }, body: { name: 'n' } })).data).toEqual({ id: '1' });
+    expect(bodies).toEqual(['{"name":"n"}', '{"name":"n"}', '{"name":"n"}']);
+  });
+});
