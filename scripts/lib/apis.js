@@ -1,29 +1,34 @@
-// The two APIs of the repo and where each one's build outputs live. Everything that needs a
-// spec path (build, tests, mock, docs, bench) asks here instead of spelling paths itself.
+// The APIs of the repo and where each one's spec and build outputs live, read from the
+// `apis:` entries of redocly.yaml (root, bundle `output`, `x-openapi-ts.output`), so that file
+// stays the one place that says where things go. Everything that needs a spec path (build,
+// tests, mock, docs, bench) asks here.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const REDOCLY_CONFIG = path.join(REPO_ROOT, 'redocly.yaml');
 
+/** @type {Record<string, {root: string, output: string, 'x-openapi-ts': {output: string}}>} */
+const APIS = YAML.parse(fs.readFileSync(REDOCLY_CONFIG, 'utf8')).apis;
+
 /** API names, as in the `apis:` entries of redocly.yaml. */
-export const API_NAMES = /** @type {const} */ (['control-plane', 'agent-server']);
+export const API_NAMES = Object.keys(APIS);
 
 /**
  * @param {string} name an API name
- * @returns {{name: string, specRoot: string, packageDir: string, bundleYaml: string, bundleJson: string, typesFile: string}}
+ * @returns {{name: string, specRoot: string, bundleYaml: string, bundleJson: string, typesFile: string}}
  */
 export function apiPaths(name) {
-  if (!API_NAMES.includes(/** @type {any} */ (name))) {
-    throw new Error(`unknown API "${name}"; expected one of: ${API_NAMES.join(', ')}`);
-  }
-  const packageDir = path.join(REPO_ROOT, 'packages', name);
+  const api = APIS[name];
+  if (!api) throw new Error(`unknown API "${name}"; redocly.yaml declares: ${API_NAMES.join(', ')}`);
+  const bundleYaml = path.resolve(REPO_ROOT, api.output);
   return {
     name,
-    specRoot: path.join(REPO_ROOT, 'spec', name, 'openapi.yaml'),
-    packageDir,
-    bundleYaml: path.join(packageDir, 'openapi', 'openapi.yaml'),
-    bundleJson: path.join(packageDir, 'openapi', 'openapi.json'),
-    typesFile: path.join(packageDir, 'src', 'generated', 'openapi.ts'),
+    specRoot: path.resolve(REPO_ROOT, api.root),
+    bundleYaml,
+    bundleJson: bundleYaml.replace(/\.ya?ml$/, '.json'),
+    typesFile: path.resolve(REPO_ROOT, api['x-openapi-ts'].output),
   };
 }

@@ -9,9 +9,18 @@ import openapiTS, { COMMENT_HEADER, astToString } from 'openapi-typescript';
  *   may be omitted; the default is the server's to apply, not a field the client must send.
  * - emptyObjectsUnknown: true. A schema that is only `type: object` is free-form, not an object
  *   that must stay empty (`Record<string, never>`).
+ * - rootTypes, rootTypesNoSchemaPrefix, rootTypesKeepCasing: every schema is also exported under
+ *   its component name (`Deployment`, `HTTPValidationError`), so the packages re-export the
+ *   generator's aliases instead of listing them by hand.
  * @type {import('openapi-typescript').OpenAPITSOptions}
  */
-export const TYPEGEN_OPTIONS = { defaultNonNullable: false, emptyObjectsUnknown: true };
+export const TYPEGEN_OPTIONS = {
+  defaultNonNullable: false,
+  emptyObjectsUnknown: true,
+  rootTypes: true,
+  rootTypesNoSchemaPrefix: true,
+  rootTypesKeepCasing: true,
+};
 
 /**
  * @param {string} specRoot absolute path of the API's root openapi.yaml

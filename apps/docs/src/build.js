@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { listOperations } from '../../../scripts/lib/openapi.js';
 import { DIST_DIR, DOCS_DIR, PAGES } from './site.js';
 
 const run = promisify(execFile);
@@ -36,8 +37,7 @@ const apis = await Promise.all(
     localizeRemoteAssets(path.join(DIST_DIR, page));
     fs.copyFileSync(bundleJson, path.join(DIST_DIR, 'specs', `${name}.json`));
     fs.copyFileSync(bundleYaml, path.join(DIST_DIR, 'specs', `${name}.yaml`));
-    const operations = Object.values(spec.paths).flatMap((item) => Object.keys(item).filter((k) => k !== 'parameters'));
-    return { name, page, spec, operationCount: operations.length };
+    return { name, page, spec, operationCount: listOperations(spec).length };
   }),
 );
 

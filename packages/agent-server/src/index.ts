@@ -2,4 +2,6 @@
 export { createAgentServerClient, isSafeToRepeat, type AgentServerClient, type AgentServerClientOptions } from './client.js';
 export { iterateHistory, iterateThreads, type PageOptions } from './pagination.js';
 export { ApiError, unwrap, type RetryOptions, type ValidationIssue } from '@agentplane/client-core';
-export type * from './types.js';
+// paths, components, operations, and every schema by its component name (Deployment,
+// HTTPValidationError, ...), as openapi-typescript generates them.
+export type * from './generated/openapi.js';

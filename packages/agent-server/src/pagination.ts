@@ -5,7 +5,7 @@
 //   of the previous page; stops at a short page.
 import { unwrap } from '@agentplane/client-core';
 import type { AgentServerClient } from './client.js';
-import type { Thread, ThreadHistoryQuery, ThreadSearch, ThreadState } from './types.js';
+import type { Thread, ThreadHistoryQuery, ThreadSearch, ThreadState } from './generated/openapi.js';
 
 export interface PageOptions {
   /** Items per request (1–1000, default 100). */
@@ -25,8 +25,8 @@ export async function* iterateThreads(
     const page = unwrap(result);
     yield* page;
     offset += page.length;
-    const total = Number(result.response.headers.get('x-pagination-total'));
-    if (page.length < pageSize || (Number.isFinite(total) && result.response.headers.has('x-pagination-total') && offset >= total)) return;
+    const total = result.response.headers.get('x-pagination-total');
+    if (page.length < pageSize || (total !== null && offset >= Number(total))) return;
   }
 }
 

@@ -50,18 +50,18 @@ export const DEFAULT_RETRY: Required<Omit<RetryOptions, 'onRetry'>> = {
  * Wraps `fetchImpl` with retries. `options === false` returns a fetch that never retries.
  */
 export function createRetryingFetch(fetchImpl: FetchLike, options: RetryOptions | false | undefined, isRetryable: IsRetryable): FetchLike {
-  if (options === false) return (request) => fetchImpl(request);
+  if (options === false) return fetchImpl;
   const settings = { ...DEFAULT_RETRY, ...options };
   if (!Number.isInteger(settings.attempts) || settings.attempts < 1) {
     throw new RangeError(`retry.attempts must be an integer ≥ 1, got ${settings.attempts}`);
   }
+  if (settings.attempts === 1) return fetchImpl;
 
   return async (request) => {
     // A real Request's body can be read once: such a request is cloned for the predicate and
     // kept pristine for the attempts after the first. The clients' own requests (and every
     // body-less one) are re-sent as they are, which keeps the common path free of copies.
     const reusable = isReusable(request);
-    if (settings.attempts === 1) return fetchImpl(request);
     // Most predicates answer synchronously (by method); await only a promise.
     const verdict = isRetryable(reusable ? request : request.clone());
     if (!(verdict instanceof Promise ? await verdict : verdict)) return fetchImpl(request);

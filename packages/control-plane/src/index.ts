@@ -14,4 +14,6 @@ export {
   type WaitOptions,
 } from './wait-for-revision.js';
 export { ApiError, unwrap, type RetryOptions, type ValidationIssue } from '@agentplane/client-core';
-export type * from './types.js';
+// paths, components, operations, and every schema by its component name (Deployment,
+// HTTPValidationError, ...), as openapi-typescript generates them.
+export type * from './generated/openapi.js';

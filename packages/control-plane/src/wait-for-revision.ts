@@ -5,7 +5,7 @@
 // does, at once, because polling again cannot fix it.
 import { ApiError, sleep, unwrap } from '@agentplane/client-core';
 import type { ControlPlaneClient } from './client.js';
-import type { Deployment, DeploymentCreate, DeploymentUpdate, Revision, RevisionStatus } from './types.js';
+import type { Deployment, DeploymentCreate, DeploymentUpdate, Revision, RevisionStatus } from './generated/openapi.js';
 
 /** Statuses after which a revision never changes again. */
 export const REVISION_SUCCESS_STATUS = 'DEPLOYED' satisfies RevisionStatus;
@@ -85,7 +85,7 @@ async function pollOnce(client: ControlPlaneClient, deploymentId: string, revisi
       params: { path: { deployment_id: deploymentId, revision_id: revisionId } },
       ...(signal ? { signal } : {}),
     });
-  } catch (error) {
+  } catch {
     if (signal?.aborted) throw signal.reason;
     return undefined; // network error
   }
