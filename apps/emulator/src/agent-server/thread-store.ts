@@ -1,0 +1,219 @@
+// Threads and their checkpoints in SQLite. Every method runs synchronously on the one
+// connection; callers group writes with `transaction` so that a create or a copy is all or
+// nothing, and concurrent requests see each other's writes whole.
+import type { ThreadSearch } from '@agentplane/agent-server';
+import type { Db } from '../store/database.js';
+import { matchesFilter, valueHash } from '../shared/canonical-json.js';
+import type { PlannedCheckpoint } from './supersteps.js';
+
+export interface ThreadRow {
+  thread_id: string;
+  created_at: string;
+  updated_at: string;
+  status: string;
+  metadata: Record<string, unknown>;
+  /** Absent when read for an answer that leaves values out (get, search). */
+  values?: Record<string, unknown>;
+  config: Record<string, unknown>;
+}
+
+export interface CheckpointRow {
+  thread_id: string;
+  checkpoint_id: string;
+  parent_checkpoint_id: string | null;
+  created_at: string;
+  /** Stored metadata: without `thread_id` and `checkpoint_id`. */
+  metadata: Record<string, unknown>;
+  values: Record<string, unknown>;
+  next: string[];
+  tasks: unknown[];
+}
+
+interface RawThread {
+  thread_id: string;
+  created_at: string;
+  updated_at: string;
+  status: string;
+  metadata: string;
+  values?: string;
+  config: string;
+}
+type RawCheckpoint = Omit<CheckpointRow, 'metadata' | 'values' | 'next' | 'tasks'> & { metadata: string; values: string; next: string; tasks: string };
+
+const SORT_COLUMNS: Record<NonNullable<ThreadSearch['sort_by']>, string> = {
+  thread_id: 't.thread_id',
+  status: 't.status',
+  created_at: 't.created_at',
+  updated_at: 't.updated_at',
+};
+const THREAD_COLUMNS = 't.thread_id, t.created_at, t.updated_at, t.status, t.metadata, t.config';
+const THREAD_COLUMNS_WITH_VALUES = `${THREAD_COLUMNS}, t."values"`;
+const CHECKPOINT_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks';
+
+export class ThreadStore {
+  private readonly statements;
+  private readonly searchStatements = new Map<string, { page: import('better-sqlite3').Statement; count: import('better-sqlite3').Statement }>();
+
+  constructor(private readonly db: Db) {
+    this.statements = {
+      get: db.prepare(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = ?`),
+      getWithValues: db.prepare(`SELECT ${THREAD_COLUMNS_WITH_VALUES} FROM threads t WHERE t.thread_id = ?`),
+      exists: db.prepare('SELECT 1 FROM threads WHERE thread_id = ?').pluck(),
+      insertThread: db.prepare('INSERT INTO threads (thread_id, created_at, updated_at, status, metadata, "values", config) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      insertFilterKey: db.prepare('INSERT OR IGNORE INTO thread_filter_keys (scope, key, value_hash, thread_id) VALUES (?, ?, ?, ?)'),
+      insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      copyThread: db.prepare('INSERT INTO threads (thread_id, created_at, updated_at, status, metadata, "values", config) SELECT ?, ?, ?, ?, metadata, "values", config FROM threads WHERE thread_id = ?'),
+      copyFilterKeys: db.prepare('INSERT INTO thread_filter_keys (scope, key, value_hash, thread_id) SELECT scope, key, value_hash, ? FROM thread_filter_keys WHERE thread_id = ?'),
+      copyCheckpoints: db.prepare(
+        `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks FROM checkpoints WHERE thread_id = ?`,
+      ),
+      latestCheckpoint: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1`),
+      lastCheckpointId: db.prepare('SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1').pluck(),
+      checkpoint: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?`),
+      history: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC`),
+      historyBefore: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ? ORDER BY checkpoint_id DESC`),
+      touchThread: db.prepare('UPDATE threads SET "values" = ?, updated_at = ? WHERE thread_id = ?'),
+      deleteValueKeys: db.prepare("DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = 'values'"),
+    };
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  get(threadId: string, options: { withValues?: boolean } = {}): ThreadRow | undefined {
+    const raw = (options.withValues ? this.statements.getWithValues : this.statements.get).get(threadId) as RawThread | undefined;
+    return raw && parseThread(raw);
+  }
+
+  exists(threadId: string): boolean {
+    return this.statements.exists.get(threadId) !== undefined;
+  }
+
+  /** Inserts a thread and the checkpoints of its supersteps (call inside a transaction). */
+  insert(thread: ThreadRow & { values: Record<string, unknown> }, checkpoints: { id: string; created_at: string; planned: PlannedCheckpoint }[]): void {
+    const s = this.statements;
+    s.insertThread.run(thread.thread_id, thread.created_at, thread.updated_at, thread.status, JSON.stringify(thread.metadata), JSON.stringify(thread.values), JSON.stringify(thread.config));
+    this.indexKeys(thread.thread_id, 'metadata', thread.metadata);
+    this.indexKeys(thread.thread_id, 'values', thread.values);
+    this.insertCheckpoints(thread.thread_id, null, checkpoints);
+  }
+
+  /**
+   * Appends checkpoints to an existing thread and makes the last one's values current. Creation
+   * uses `insert`; this serves seeding (benchmarks, fixtures) beyond one request's 1000 supersteps.
+   */
+  append(threadId: string, checkpoints: { id: string; created_at: string; planned: PlannedCheckpoint }[], updatedAt: string): void {
+    const parent = (this.statements.lastCheckpointId.get(threadId) as string | undefined) ?? null;
+    this.insertCheckpoints(threadId, parent, checkpoints);
+    const last = checkpoints.at(-1);
+    if (!last) return;
+    this.statements.touchThread.run(JSON.stringify(last.planned.values), updatedAt, threadId);
+    this.statements.deleteValueKeys.run(threadId);
+    this.indexKeys(threadId, 'values', last.planned.values);
+  }
+
+  private insertCheckpoints(threadId: string, parentId: string | null, checkpoints: { id: string; created_at: string; planned: PlannedCheckpoint }[]): void {
+    let parent = parentId;
+    for (const checkpoint of checkpoints) {
+      this.statements.insertCheckpoint.run(
+        threadId,
+        checkpoint.id,
+        parent,
+        checkpoint.created_at,
+        JSON.stringify(checkpoint.planned.metadata),
+        JSON.stringify(checkpoint.planned.values),
+        '[]',
+        '[]',
+      );
+      parent = checkpoint.id;
+    }
+  }
+
+  private indexKeys(threadId: string, scope: 'metadata' | 'values', object: Record<string, unknown>): void {
+    for (const [key, value] of Object.entries(object)) this.statements.insertFilterKey.run(scope, key, valueHash(value), threadId);
+  }
+
+  /** Copies a thread, its filter keys and every checkpoint under a new ID (inside a transaction). */
+  copy(sourceId: string, newThreadId: string, now: string): boolean {
+    const s = this.statements;
+    if (s.copyThread.run(newThreadId, now, now, 'idle', sourceId).changes === 0) return false;
+    s.copyFilterKeys.run(newThreadId, sourceId);
+    s.copyCheckpoints.run(newThreadId, sourceId);
+    return true;
+  }
+
+  search(query: Required<Pick<ThreadSearch, 'limit' | 'offset' | 'sort_by' | 'sort_order'>> & ThreadSearch): { threads: ThreadRow[]; total: number } {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.status) {
+      where.push('t.status = ?');
+      params.push(query.status);
+    }
+    if (query.ids) {
+      where.push('t.thread_id IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(query.ids));
+    }
+    for (const scope of ['metadata', 'values'] as const) {
+      for (const [key, value] of Object.entries(query[scope] ?? {})) {
+        where.push(`t.thread_id IN (SELECT thread_id FROM thread_filter_keys WHERE scope = '${scope}' AND key = ? AND value_hash = ?)`);
+        params.push(key, valueHash(value));
+      }
+    }
+    const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const sql = `${filter} ORDER BY ${SORT_COLUMNS[query.sort_by]} ${direction}, t.rowid ${direction}`;
+    let statements = this.searchStatements.get(sql);
+    if (!statements) {
+      statements = {
+        page: this.db.prepare(`SELECT ${THREAD_COLUMNS} FROM threads t ${sql} LIMIT ? OFFSET ?`),
+        count: this.db.prepare(`SELECT count(*) FROM threads t ${filter}`).pluck(),
+      };
+      if (this.searchStatements.size < 256) this.searchStatements.set(sql, statements);
+    }
+    const threads = (statements.page.all(...params, query.limit, query.offset) as RawThread[]).map(parseThread);
+    const total = statements.count.get(...params) as number;
+    return { threads, total };
+  }
+
+  latestCheckpoint(threadId: string): CheckpointRow | undefined {
+    const raw = this.statements.latestCheckpoint.get(threadId) as RawCheckpoint | undefined;
+    return raw && parseCheckpoint(raw);
+  }
+
+  checkpoint(threadId: string, checkpointId: string): CheckpointRow | undefined {
+    const raw = this.statements.checkpoint.get(threadId, checkpointId) as RawCheckpoint | undefined;
+    return raw && parseCheckpoint(raw);
+  }
+
+  /** Newest first, older than `before` when given, keeping those whose full metadata matches. */
+  history(threadId: string, options: { limit: number; before?: string; metadata?: Record<string, unknown> }): CheckpointRow[] {
+    const rows = options.before ? this.statements.historyBefore.iterate(threadId, options.before) : this.statements.history.iterate(threadId);
+    const found: CheckpointRow[] = [];
+    const filter = options.metadata && Object.keys(options.metadata).length > 0 ? options.metadata : undefined;
+    for (const raw of rows as IterableIterator<RawCheckpoint>) {
+      const checkpoint = parseCheckpoint(raw);
+      if (filter && !matchesFilter(fullMetadata(checkpoint), filter)) continue;
+      found.push(checkpoint);
+      if (found.length >= options.limit) {
+        (rows as IterableIterator<unknown>).return?.();
+        break;
+      }
+    }
+    return found;
+  }
+}
+
+/** A checkpoint's metadata as the API shows it: with its thread and checkpoint IDs. */
+export function fullMetadata(checkpoint: CheckpointRow): Record<string, unknown> {
+  return { thread_id: checkpoint.thread_id, checkpoint_id: checkpoint.checkpoint_id, ...checkpoint.metadata };
+}
+
+function parseThread(raw: RawThread): ThreadRow {
+  const { values, ...rest } = raw;
+  return { ...rest, metadata: JSON.parse(raw.metadata), config: JSON.parse(raw.config), ...(values === undefined ? {} : { values: JSON.parse(values) }) };
+}
+
+function parseCheckpoint(raw: RawCheckpoint): CheckpointRow {
+  return { ...raw, metadata: JSON.parse(raw.metadata), values: JSON.parse(raw.values), next: JSON.parse(raw.next), tasks: JSON.parse(raw.tasks) };
+}

@@ -1,0 +1,82 @@
+// `agentplane-emulator`: starts the emulator from the command line and stops it cleanly on
+// SIGINT/SIGTERM. Prints one line containing `ready` and both URLs once it listens.
+import { parseArgs } from 'node:util';
+import { ConfigError, readConfigFile } from './config.js';
+import { DEFAULTS, startEmulator } from './emulator.js';
+
+const USAGE = `Usage: agentplane-emulator [options]
+
+A stateful local emulator of the agentplane control plane and agent server APIs.
+
+Options:
+  --config <file>             YAML or JSON config: tenants, API keys, OAuth providers,
+                              sandbox pools, revision outcomes (see the README)
+  --db <path | :memory:>      SQLite file (default ${DEFAULTS.db})
+  --control-plane-port <n>    default ${DEFAULTS.controlPlanePort} (0 picks a free port)
+  --agent-server-port <n>     default ${DEFAULTS.agentServerPort} (0 picks a free port)
+  --revision-step-ms <n>      how long each revision status lasts (default ${DEFAULTS.revisionStepMs})
+  --host <host>               default ${DEFAULTS.host}
+  -h, --help                  show this help
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        config: { type: 'string' },
+        db: { type: 'string' },
+        'control-plane-port': { type: 'string' },
+        'agent-server-port': { type: 'string' },
+        'revision-step-ms': { type: 'string' },
+        host: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    process.stderr.write(`agentplane-emulator: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const number = (flag: string, value: string | undefined, min: number): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new ConfigError(`--${flag} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+    return n;
+  };
+
+  let emulator;
+  try {
+    emulator = await startEmulator({
+      config: values.config ? readConfigFile(values.config) : undefined,
+      db: values.db,
+      controlPlanePort: number('control-plane-port', values['control-plane-port'], 0),
+      agentServerPort: number('agent-server-port', values['agent-server-port'], 0),
+      revisionStepMs: number('revision-step-ms', values['revision-step-ms'], 1),
+      host: values.host,
+    });
+  } catch (error) {
+    const message = error instanceof ConfigError ? error.message : `cannot start: ${(error as Error).message}`;
+    process.stderr.write(`agentplane-emulator: ${message}\n`);
+    return error instanceof ConfigError ? 2 : 1;
+  }
+
+  if (emulator.defaultApiKey) process.stdout.write(`agentplane-emulator: no tenants configured; tenant "default" uses API key ${emulator.defaultApiKey}\n`);
+  process.stdout.write(`agentplane-emulator ready: control plane ${emulator.controlPlaneUrl} · agent server ${emulator.agentServerUrl}\n`);
+
+  const running = emulator;
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.stdout.write(`agentplane-emulator: ${signal}, stopping\n`);
+      running.close().then(() => resolve(0), () => resolve(1));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

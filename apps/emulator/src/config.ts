@@ -1,0 +1,129 @@
+// The emulator's configuration file (YAML or JSON): tenants with their API keys, OAuth providers
+// and sandbox pools; which revisions fail and how; whether the agent server requires a key.
+// Provider and pool records are checked against the control plane spec's own schemas once their
+// generated fields are filled in (see control-plane/tenants.ts), so their rules are not repeated.
+import fs from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import YAML from 'yaml';
+
+export const FAILURE_OUTCOMES = ['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'INTERRUPTED'] as const;
+export type RevisionOutcome = (typeof FAILURE_OUTCOMES)[number] | 'DEPLOYED';
+
+export interface ProviderConfig {
+  provider_id: string;
+  name: string;
+  client_id: string;
+  auth_url: string;
+  token_url: string;
+  [field: string]: unknown;
+}
+export interface PoolConfig {
+  name: string;
+  template_name: string;
+  replicas: number;
+}
+export interface TenantConfig {
+  id: string;
+  organization_id?: string;
+  api_keys: string[];
+  bearer_tokens?: string[];
+  oauth_providers?: ProviderConfig[];
+  sandbox_pools?: PoolConfig[];
+}
+export interface EmulatorConfig {
+  revision_outcomes?: { match: string; status: RevisionOutcome }[];
+  tenants?: TenantConfig[];
+  agent_server?: { api_keys?: string[] };
+}
+
+const CONFIG_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    revision_outcomes: {
+      type: 'array',
+      description: 'First match wins; no match deploys.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['match', 'status'],
+        properties: {
+          match: { type: 'string', minLength: 1, description: "Glob (* and ?) against the revision's image_uri or repo_ref." },
+          status: { enum: [...FAILURE_OUTCOMES, 'DEPLOYED'] },
+        },
+      },
+    },
+    tenants: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'api_keys'],
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          organization_id: { type: 'string', minLength: 1 },
+          api_keys: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+          bearer_tokens: { type: 'array', items: { type: 'string', minLength: 1 } },
+          oauth_providers: {
+            type: 'array',
+            items: { type: 'object', required: ['provider_id', 'name', 'client_id', 'auth_url', 'token_url'] },
+          },
+          sandbox_pools: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['name', 'template_name', 'replicas'],
+              properties: { name: { type: 'string' }, template_name: { type: 'string' }, replicas: { type: 'integer' } },
+            },
+          },
+        },
+      },
+    },
+    agent_server: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { api_keys: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'When non-empty, X-Api-Key must be one of these.' } },
+    },
+  },
+} as const;
+
+export class ConfigError extends Error {}
+
+export function readConfigFile(file: string): EmulatorConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read config ${file}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = /\.json$/i.test(file) ? JSON.parse(text) : YAML.parse(text);
+  } catch (error) {
+    throw new ConfigError(`config ${file} is not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+  }
+  return checkConfig(parsed ?? {}, file);
+}
+
+export function checkConfig(value: unknown, origin = 'config'): EmulatorConfig {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  const validate = ajv.compile(CONFIG_SCHEMA);
+  if (!validate(value)) {
+    throw new ConfigError(`${origin} is invalid: ${ajv.errorsText(validate.errors, { dataVar: 'config', separator: '; ' })}`);
+  }
+  const config = value as EmulatorConfig;
+  const owners = new Map<string, string>();
+  for (const tenant of config.tenants ?? []) {
+    for (const key of [...tenant.api_keys, ...(tenant.bearer_tokens ?? [])]) {
+      const owner = owners.get(key);
+      if (owner && owner !== tenant.id) throw new ConfigError(`${origin} is invalid: a credential of tenant ${tenant.id} also belongs to tenant ${owner}; each key belongs to one tenant`);
+      owners.set(key, tenant.id);
+    }
+  }
+  const ids = (config.tenants ?? []).map((t) => t.id);
+  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (duplicate) throw new ConfigError(`${origin} is invalid: tenant ${duplicate} is listed twice`);
+  return config;
+}

@@ -1,0 +1,223 @@
+// The control plane: one handler per operationId of spec/control-plane. Requests arrive
+// validated against the spec (DeploymentCreate's if/then rules included); handlers add the rules
+// that depend on stored state (unique names, a PATCH against the deployment's source, the tag
+// rule on the merged configuration) and run the revision lifecycle.
+import { createHash } from 'node:crypto';
+import type { Deployment, DeploymentCreate, DeploymentUpdate, ResourceSpec, Revision, SourceConfig, SourceRevisionConfig } from '@agentplane/control-plane';
+import type { RevisionOutcome } from '../config.js';
+import { HttpError, validationError, type Handler } from '../http/api-server.js';
+import type { ValidationIssue } from '../spec/validation-errors.js';
+import { canonicalUuid, isoNow, newId } from '../shared/ids.js';
+import type { ControlPlaneStore, DeploymentRow, RevisionRow } from './control-plane-store.js';
+import { outcomeFor, planFor, reachedBuild, statusAt, TERMINAL_STATUSES } from './revision-lifecycle.js';
+import type { Tenant } from './tenants.js';
+
+export interface LifecycleOptions {
+  revisionStepMs: number;
+  revisionOutcomes: { match: string; status: RevisionOutcome }[];
+  /** The clock; tests may move it. */
+  now?: () => number;
+}
+
+/** Resources of a deployment type when `resource_spec` leaves a field out. */
+export const RESOURCE_DEFAULTS: Record<SourceConfig['deployment_type'], ResourceSpec> = {
+  dev_free: { min_scale: 0, max_scale: 1, cpu: 1, memory_mb: 1024 },
+  dev: { min_scale: 1, max_scale: 1, cpu: 1, memory_mb: 1024 },
+  prod: { min_scale: 1, max_scale: 10, cpu: 2, memory_mb: 4096 },
+};
+
+export function controlPlaneHandlers(store: ControlPlaneStore, options: LifecycleOptions): Record<string, Handler<Tenant>> {
+  const now = options.now ?? Date.now;
+  const deploymentNotFound = (id: string) => new HttpError(404, `Deployment ID ${id} not found.`);
+  const requireDeployment = (tenant: Tenant, id: string) => store.getDeployment(tenant.id, id) ?? throwError(deploymentNotFound(id));
+
+  const toRevision = (row: RevisionRow, at: number): Revision => {
+    const { status, since_ms } = statusAt(row, at);
+    return {
+      id: row.id,
+      created_at: row.created_at,
+      updated_at: new Date(Math.max(since_ms, Date.parse(row.created_at))).toISOString(),
+      status,
+      source: row.source,
+      source_revision_config: revisionConfig(row, at),
+    };
+  };
+
+  const toDeployment = (row: DeploymentRow): Deployment => {
+    const at = now();
+    const revisions = store.revisions(row.id);
+    const latest = revisions.find((r) => r.id === row.latest_revision_id)!;
+    const active = revisions.find((r) => statusAt(r, at).status === 'DEPLOYED');
+    return {
+      id: row.id,
+      name: row.name,
+      source: row.source,
+      source_config: row.source_config,
+      source_revision_config: revisionConfig(latest, at),
+      secrets: row.secrets.map(({ name }) => ({ name })),
+      latest_revision_id: row.latest_revision_id,
+      active_revision_id: active?.id ?? null,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  };
+
+  /** Creates the deployment's next revision and supersedes every unfinished older one. */
+  const startRevision = (deployment: DeploymentRow, config: RevisionRow['source_revision_config'], createdAt: string, id = newId()): string => {
+    const at = now();
+    for (const older of store.revisions(deployment.id)) {
+      if (!TERMINAL_STATUSES.has(statusAt(older, at).status)) store.markSuperseded(older.id, at);
+    }
+    const outcome = outcomeFor(options.revisionOutcomes, [config.image_uri, config.repo_ref]);
+    store.insertRevision({
+      id,
+      deployment_id: deployment.id,
+      seq: store.nextRevisionSeq(deployment.id),
+      source: deployment.source,
+      source_revision_config: config,
+      created_at: createdAt,
+      plan: planFor(deployment.source, outcome),
+      started_ms: at,
+      step_ms: options.revisionStepMs,
+      superseded_ms: null,
+    });
+    return id;
+  };
+
+  return {
+    createDeployment({ body, principal }) {
+      const request = body as DeploymentCreate;
+      const issues: ValidationIssue[] = [...secretIssues(request.secrets)];
+      const sourceConfig = fullSourceConfig(request.source_config ?? {}, null, issues);
+      if (issues.length) throw validationError(issues);
+      return store.transaction(() => {
+        if (store.findDeploymentByName(principal.id, request.name)) {
+          throw validationError([{ loc: ['body', 'name'], msg: `A deployment named ${request.name} already exists in this tenant`, type: 'value_error' }]);
+        }
+        const created = isoNow();
+        const deployment: DeploymentRow = {
+          id: newId(),
+          tenant_id: principal.id,
+          name: request.name,
+          source: request.source,
+          source_config: sourceConfig,
+          secrets: request.secrets ?? [],
+          latest_revision_id: newId(),
+          created_at: created,
+          updated_at: created,
+        };
+        const requested = request.source_revision_config ?? {};
+        const revisionConfig = { repo_ref: requested.repo_ref ?? null, graph_config_path: requested.graph_config_path ?? null, image_uri: requested.image_uri ?? null };
+        store.insertDeployment(deployment);
+        startRevision(deployment, revisionConfig, created, deployment.latest_revision_id);
+        return { status: 201, body: toDeployment(deployment) };
+      });
+    },
+
+    getDeployment({ path, principal }) {
+      return { status: 200, body: toDeployment(requireDeployment(principal, canonicalUuid(path.deployment_id))) };
+    },
+
+    updateDeployment({ path, body, principal }) {
+      const request = body as DeploymentUpdate;
+      return store.transaction(() => {
+        const deployment = requireDeployment(principal, canonicalUuid(path.deployment_id));
+        const issues: ValidationIssue[] = [...secretIssues(request.secrets)];
+        const requested = request.source_revision_config ?? {};
+        const notFor = (field: 'repo_ref' | 'graph_config_path' | 'image_uri') =>
+          issues.push({ loc: ['body', 'source_revision_config', field], msg: `Not applicable to a deployment with source ${deployment.source}`, type: 'value_error' });
+        if (deployment.source === 'git_host' && requested.image_uri != null) notFor('image_uri');
+        if (deployment.source === 'external_container') {
+          if (requested.repo_ref != null) notFor('repo_ref');
+          if (requested.graph_config_path != null) notFor('graph_config_path');
+        }
+        const sourceConfig = request.source_config ? fullSourceConfig(request.source_config, deployment.source_config, issues) : deployment.source_config;
+        const latest = store.getRevision(deployment.id, deployment.latest_revision_id)!;
+        const nextConfig = {
+          repo_ref: requested.repo_ref ?? latest.source_revision_config.repo_ref,
+          graph_config_path: requested.graph_config_path ?? latest.source_revision_config.graph_config_path,
+          image_uri: requested.image_uri ?? latest.source_revision_config.image_uri,
+        };
+        if (nextConfig.repo_ref?.startsWith('refs/tags/') && sourceConfig.build_on_push) {
+          const loc = request.source_config?.build_on_push !== undefined ? ['body', 'source_config', 'build_on_push'] : ['body', 'source_revision_config', 'repo_ref'];
+          issues.push({ loc, msg: 'A tag ref (refs/tags/...) needs build_on_push false: tags are immutable', type: 'value_error' });
+        }
+        if (issues.length) throw validationError(issues);
+
+        const updated = isoNow();
+        const next: DeploymentRow = { ...deployment, source_config: sourceConfig, secrets: request.secrets ?? deployment.secrets, updated_at: updated };
+        if (requested.repo_ref != null || requested.graph_config_path != null || requested.image_uri != null) {
+          next.latest_revision_id = startRevision(next, nextConfig, updated);
+        }
+        store.updateDeployment(next);
+        return { status: 200, body: toDeployment(next) };
+      });
+    },
+
+    getRevision({ path, principal }) {
+      const deployment = requireDeployment(principal, canonicalUuid(path.deployment_id));
+      const revisionId = canonicalUuid(path.revision_id);
+      const revision = store.getRevision(deployment.id, revisionId);
+      if (!revision) throw new HttpError(404, `Revision ID ${revisionId} not found.`);
+      return { status: 200, body: toRevision(revision, now()) };
+    },
+
+    getOauthProvider({ path, principal }) {
+      const provider = store.getProvider(principal.id, path.provider_id);
+      if (!provider) throw new HttpError(404, `OAuth provider ${path.provider_id} not found.`);
+      return { status: 200, body: provider };
+    },
+
+    getSandboxPool({ path, principal }) {
+      const pool = store.getPool(principal.id, path.name);
+      if (!pool) throw new HttpError(404, { error: 'NotFound', message: 'Resource not found.' });
+      return { status: 200, body: pool };
+    },
+  };
+}
+
+/** The revision's source configuration as the API shows it, with the commit once it is built. */
+function revisionConfig(row: RevisionRow, at: number): SourceRevisionConfig {
+  const config = row.source_revision_config;
+  const sha = row.source === 'git_host' && reachedBuild(row, at) ? createHash('sha1').update(`${row.id}:${config.repo_ref}`).digest('hex') : null;
+  return { repo_ref: config.repo_ref, graph_config_path: config.graph_config_path, image_uri: config.image_uri, repo_commit_sha: sha };
+}
+
+/**
+ * The complete source configuration from a request's fields over the current one (a PATCH keeps
+ * what it leaves out). `resource_spec` fields left out take the deployment type's defaults.
+ */
+function fullSourceConfig(input: NonNullable<DeploymentCreate['source_config']>, current: SourceConfig | null, issues: ValidationIssue[]): SourceConfig {
+  const base: SourceConfig = current ?? { integration_id: null, repo_url: null, deployment_type: 'dev', build_on_push: false, custom_url: null, resource_spec: null };
+  const merged: SourceConfig = {
+    integration_id: input.integration_id !== undefined ? input.integration_id : base.integration_id,
+    repo_url: input.repo_url !== undefined ? input.repo_url : base.repo_url,
+    deployment_type: input.deployment_type ?? base.deployment_type,
+    build_on_push: input.build_on_push ?? base.build_on_push,
+    custom_url: input.custom_url !== undefined ? input.custom_url : base.custom_url,
+    resource_spec: base.resource_spec,
+  };
+  if (input.resource_spec !== undefined) {
+    merged.resource_spec = input.resource_spec === null ? null : { ...RESOURCE_DEFAULTS[merged.deployment_type], ...input.resource_spec };
+  }
+  if (merged.integration_id) merged.integration_id = canonicalUuid(merged.integration_id);
+  const spec = merged.resource_spec;
+  if (spec && spec.min_scale > spec.max_scale) {
+    issues.push({ loc: ['body', 'source_config', 'resource_spec', 'min_scale'], msg: `min_scale (${spec.min_scale}) should not exceed max_scale (${spec.max_scale})`, type: 'value_error' });
+  }
+  return merged;
+}
+
+function secretIssues(secrets: { name: string }[] | undefined): ValidationIssue[] {
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  (secrets ?? []).forEach((secret, i) => {
+    if (seen.has(secret.name)) issues.push({ loc: ['body', 'secrets', i, 'name'], msg: `Secret ${secret.name} is listed twice`, type: 'value_error' });
+    seen.add(secret.name);
+  });
+  return issues;
+}
+
+function throwError(error: Error): never {
+  throw error;
+}

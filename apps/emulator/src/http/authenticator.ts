@@ -1,0 +1,45 @@
+// Credential checks driven by each operation's `security` alternatives: the first alternative
+// whose schemes were all presented and all resolve to the same principal wins. `{}` lets an
+// anonymous caller in, unless the API is configured to require credentials.
+import type { SecurityRequirement } from '../spec/compile-operations.js';
+import type { Authenticator, Credentials } from './api-server.js';
+
+export interface SchemeResolver<Principal> {
+  /** How the credential travels, for the 401 message: `X-Api-Key header`. */
+  carrier: string;
+  /** The principal the credential belongs to, or undefined when it is not valid. */
+  resolve(value: string): Principal | undefined;
+  invalidMessage: string;
+}
+
+export function createAuthenticator<Principal>(options: {
+  schemes: Record<string, SchemeResolver<Principal>>;
+  anonymous: Principal;
+  requireCredentials: boolean;
+}): Authenticator<Principal> {
+  return {
+    authenticate(security: SecurityRequirement[], credentials: Credentials) {
+      const alternatives = security.length === 0 ? [{}] : security;
+      let invalid: string | undefined;
+      for (const requirement of alternatives) {
+        const names = Object.keys(requirement);
+        if (names.length === 0) {
+          if (!options.requireCredentials) return { principal: options.anonymous };
+          continue;
+        }
+        if (!names.every((name) => name in credentials)) continue;
+        const principals = names.map((name) => options.schemes[name]?.resolve(credentials[name]!));
+        const first = principals[0];
+        if (first !== undefined && principals.every((p) => p !== undefined && sameJson(p, first))) return { principal: first };
+        invalid ??= options.schemes[names[principals.findIndex((p) => p === undefined)] ?? names[0]!]?.invalidMessage;
+      }
+      if (invalid) return { reason: invalid };
+      const carriers = alternatives.flatMap((r) => Object.keys(r)).map((name) => options.schemes[name]?.carrier ?? name);
+      return { reason: carriers.length === 1 ? `Missing ${carriers[0]}.` : `Missing credentials: send one of ${carriers.join(', ')}.` };
+    },
+  };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,31 @@
+// Identifiers and timestamps: random v4 UUIDs for records, time-ordered v6 UUIDs for checkpoints
+// (as LangGraph's checkpointers make them, so that sorting IDs sorts by time), and the canonical
+// lower-case form of any UUID a client sends (`urn:uuid:` prefix and upper case are accepted by
+// the spec's `format: uuid`).
+import { randomBytes, randomUUID } from 'node:crypto';
+
+export const newId = (): string => randomUUID();
+
+export function canonicalUuid(value: string): string {
+  return value.replace(/^urn:uuid:/i, '').toLowerCase();
+}
+
+const GREGORIAN_OFFSET_MS = 12_219_292_800_000n; // from 1582-10-15 to 1970-01-01
+const node = randomBytes(6).toString('hex');
+let lastTicks = 0n;
+
+/**
+ * A UUID v6 (RFC 9562): 60-bit timestamp in 100 ns ticks, most significant bits first. Strictly
+ * increasing within the process, even for several IDs in the same millisecond.
+ */
+export function newCheckpointId(): string {
+  let ticks = (BigInt(Date.now()) + GREGORIAN_OFFSET_MS) * 10_000n;
+  if (ticks <= lastTicks) ticks = lastTicks + 1n;
+  lastTicks = ticks;
+  const hex = ticks.toString(16).padStart(15, '0');
+  const clockSeq = ((randomBytes(2).readUInt16BE(0) & 0x3fff) | 0x8000).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-6${hex.slice(12, 15)}-${clockSeq}-${node}`;
+}
+
+/** Now as an ISO 8601 timestamp with milliseconds, the format every timestamp of both APIs uses. */
+export const isoNow = (): string => new Date().toISOString();

@@ -1,0 +1,158 @@
+// Turns Ajv's errors into the spec's ValidationError items (`loc`, `msg`, `type`), worded and
+// typed as FastAPI/pydantic servers of these APIs word them, so a client sees the same 422 from
+// the emulator as from a real server: `loc` names the exact field, unknown fields included.
+// The Ajv instance must run with `allErrors` and `verbose` (union errors carry their branches).
+import type { ErrorObject } from 'ajv';
+
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export type Location = 'body' | 'path' | 'query' | 'header';
+
+/** Converts the errors of one validation (of `location`) into ValidationError items. */
+export function toValidationIssues(errors: ErrorObject[], location: Location, unions: UnionSupport): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of resolveUnions(errors.filter((e) => e.keyword !== 'if'), location, unions)) {
+    const issue = 'loc' in error ? error : describe(error, location);
+    const key = JSON.stringify([issue.loc, issue.type]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+  }
+  return issues;
+}
+
+type Resolved = ErrorObject | ValidationIssue;
+
+/** What the union resolution needs from the validator: a check of one branch, a branch's title. */
+export interface UnionSupport {
+  validateBranch(schema: unknown, value: unknown): ErrorObject[];
+  titleOf(schema: unknown): string | undefined;
+}
+
+/**
+ * With `allErrors`, a failed `oneOf`/`anyOf` reports every branch's errors, with schema paths
+ * that cannot be traced back through `$ref`s. So each failed union is re-checked branch by
+ * branch, and only the branch the input came closest to is reported (its errors lie deepest in
+ * the input): for a nullable object, that is the object's own field errors. When no branch stands
+ * out (the input is none of the forms), one error names the accepted forms instead.
+ */
+function resolveUnions(errors: ErrorObject[], location: Location, unions: UnionSupport): Resolved[] {
+  const union = errors
+    .filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf')
+    .sort((a, b) => pathDepth(a) - pathDepth(b))[0];
+  if (!union) return errors;
+  const at = union.instancePath;
+  const outside = errors.filter((e) => e !== union && e.instancePath !== at && !e.instancePath.startsWith(`${at}/`));
+  const branches = Array.isArray(union.schema) ? (union.schema as unknown[]) : [];
+  if (union.keyword === 'oneOf' && (union.params as { passingSchemas?: unknown }).passingSchemas) {
+    // Several forms matched: only possible with overlapping forms; say so rather than guess.
+    return [...resolveUnions(outside, location, unions), issueAt(union, location, 'Input matches more than one of the accepted forms', 'union_ambiguous')];
+  }
+  const ranked = branches
+    .map((schema) => unions.validateBranch(schema, union.data).map((e) => ({ ...e, instancePath: `${at}${e.instancePath}` })))
+    .filter((list) => list.length > 0)
+    .sort((a, b) => depth(b) - depth(a) || a.length - b.length);
+  const [best, runnerUp] = ranked;
+  const unionDepth = pathDepth(union);
+  const bestStandsOut = best !== undefined && depth(best) > unionDepth && (!runnerUp || depth(best) > depth(runnerUp) || best.length < runnerUp.length);
+  const chosen: Resolved[] = bestStandsOut
+    ? resolveUnions(best, location, unions)
+    : [issueAt(union, location, unionMessage(branches.map((b) => unions.titleOf(b))), 'union_tag_invalid')];
+  return [...resolveUnions(outside, location, unions), ...chosen];
+}
+
+function depth(list: ErrorObject[]): number {
+  return Math.max(...list.map((e) => pathDepth(e)));
+}
+
+function unionMessage(titles: (string | undefined)[]): string {
+  return titles.length > 0 && titles.every(Boolean) ? `Input should be one of: ${titles.join(', ')}` : 'Input does not match any of the accepted forms';
+}
+
+function pathDepth(error: ErrorObject): number {
+  const base = error.instancePath === '' ? 0 : error.instancePath.split('/').length - 1;
+  // A missing or unknown property is an error about the field below the object.
+  return error.keyword === 'required' || error.keyword === 'additionalProperties' ? base + 1 : base;
+}
+
+function issueAt(error: ErrorObject, location: Location, msg: string, type: string): ValidationIssue {
+  return { loc: [location, ...instanceLoc(error.instancePath)], msg, type };
+}
+
+function instanceLoc(instancePath: string): (string | number)[] {
+  if (instancePath === '') return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part));
+}
+
+const TYPE_NAMES: Record<string, [type: string, parsing: string, msg: string]> = {
+  string: ['string_type', 'string_type', 'Input should be a valid string'],
+  integer: ['int_type', 'int_parsing', 'Input should be a valid integer'],
+  number: ['float_type', 'float_parsing', 'Input should be a valid number'],
+  boolean: ['bool_type', 'bool_parsing', 'Input should be a valid boolean'],
+  object: ['dict_type', 'dict_type', 'Input should be a valid dictionary or object'],
+  array: ['list_type', 'list_type', 'Input should be a valid list'],
+  null: ['none_required', 'none_required', 'Input should be None'],
+};
+
+function describe(error: ErrorObject, location: Location): ValidationIssue {
+  const loc: (string | number)[] = [location, ...instanceLoc(error.instancePath)];
+  const params = error.params as Record<string, any>;
+  // Path and query values arrive as text: a wrong type there is a parsing failure.
+  const fromText = location !== 'body';
+  switch (error.keyword) {
+    case 'required':
+      return { loc: [...loc, params.missingProperty], msg: 'Field required', type: 'missing' };
+    case 'additionalProperties':
+      return { loc: [...loc, params.additionalProperty], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+    case 'unevaluatedProperties':
+      return { loc: [...loc, params.unevaluatedProperty], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+    case 'type': {
+      const expected = String(params.type).split(',').filter((t) => t !== 'null');
+      const first = expected[0] ?? 'null';
+      const [type, parsing, msg] = TYPE_NAMES[first] ?? ['type_error', 'type_error', `Input should be of type ${params.type}`];
+      return { loc, msg: fromText && first === 'boolean' ? `${msg}, unable to interpret input` : msg, type: fromText ? parsing : type };
+    }
+    case 'format':
+      if (params.format === 'uuid') return { loc, msg: 'Input should be a valid UUID', type: 'uuid_parsing' };
+      if (params.format === 'date-time') return { loc, msg: 'Input should be a valid datetime', type: 'datetime_parsing' };
+      return { loc, msg: `Input should be a valid ${params.format}`, type: `${params.format}_parsing` };
+    case 'minimum':
+      return { loc, msg: `Input should be greater than or equal to ${params.limit}`, type: 'greater_than_equal' };
+    case 'maximum':
+      return { loc, msg: `Input should be less than or equal to ${params.limit}`, type: 'less_than_equal' };
+    case 'exclusiveMinimum':
+      return { loc, msg: `Input should be greater than ${params.limit}`, type: 'greater_than' };
+    case 'exclusiveMaximum':
+      return { loc, msg: `Input should be less than ${params.limit}`, type: 'less_than' };
+    case 'minLength':
+      return { loc, msg: `String should have at least ${params.limit} character${params.limit === 1 ? '' : 's'}`, type: 'string_too_short' };
+    case 'maxLength':
+      return { loc, msg: `String should have at most ${params.limit} characters`, type: 'string_too_long' };
+    case 'minItems':
+      return { loc, msg: `List should have at least ${params.limit} item${params.limit === 1 ? '' : 's'}`, type: 'too_short' };
+    case 'maxItems':
+      return { loc, msg: `List should have at most ${params.limit} items`, type: 'too_long' };
+    case 'pattern':
+      return { loc, msg: `String should match pattern '${params.pattern}'`, type: 'string_pattern_mismatch' };
+    case 'enum':
+      return { loc, msg: `Input should be ${listAlternatives((params.allowedValues as unknown[]).filter((v) => v !== null))}`, type: 'enum' };
+    case 'const':
+      return { loc, msg: `Input should be ${JSON.stringify(params.allowedValue)}`, type: 'literal_error' };
+    default:
+      return { loc, msg: error.message ?? 'Invalid value', type: 'value_error' };
+  }
+}
+
+function listAlternatives(values: unknown[]): string {
+  const quoted = values.map((v) => `'${String(v)}'`);
+  return quoted.length <= 1 ? (quoted[0] ?? 'a valid value') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}

@@ -1,0 +1,101 @@
+// Versioned schema of the emulator's database. Each entry moves the file one version up
+// (`PRAGMA user_version`); entries are never edited once released, only appended.
+export const MIGRATIONS: readonly string[] = [
+  // 1: threads, checkpoints, the filter index, deployments, revisions, pools and providers.
+  `
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+
+  -- rowid is the creation order: the tie-breaker of every thread sort.
+  CREATE TABLE threads (
+    thread_id TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    status TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    "values" TEXT NOT NULL,
+    config TEXT NOT NULL
+  );
+  CREATE INDEX threads_by_created_at ON threads (created_at);
+  CREATE INDEX threads_by_updated_at ON threads (updated_at);
+  CREATE INDEX threads_by_status ON threads (status);
+
+  -- One row per top-level key of a thread's metadata and of its values, with a hash of the
+  -- key's canonical JSON: a search filter is an index lookup per key, not a scan of every thread.
+  CREATE TABLE thread_filter_keys (
+    scope TEXT NOT NULL CHECK (scope IN ('metadata', 'values')),
+    key TEXT NOT NULL,
+    value_hash TEXT NOT NULL,
+    thread_id TEXT NOT NULL REFERENCES threads (thread_id) ON DELETE CASCADE,
+    PRIMARY KEY (scope, key, value_hash, thread_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX thread_filter_keys_by_thread ON thread_filter_keys (thread_id);
+
+  -- Checkpoint IDs are time-ordered, so the primary key serves history newest-first and
+  -- \`before\` in O(limit). Metadata is stored without thread_id/checkpoint_id (added on read), so a
+  -- copy is a plain INSERT ... SELECT of the rows under the new thread ID.
+  CREATE TABLE checkpoints (
+    thread_id TEXT NOT NULL REFERENCES threads (thread_id) ON DELETE CASCADE,
+    checkpoint_id TEXT NOT NULL,
+    parent_checkpoint_id TEXT,
+    created_at TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    "values" TEXT NOT NULL,
+    next TEXT NOT NULL,
+    tasks TEXT NOT NULL,
+    PRIMARY KEY (thread_id, checkpoint_id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE deployments (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    source TEXT NOT NULL,
+    source_config TEXT NOT NULL,
+    secrets TEXT NOT NULL,
+    latest_revision_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (tenant_id, name)
+  );
+
+  -- A revision's status is not stored: it follows from its plan (the statuses it walks, the
+  -- last one terminal), when it started and how long each status lasts, and is frozen at
+  -- SKIPPED when a newer revision superseded it before it finished.
+  CREATE TABLE revisions (
+    id TEXT PRIMARY KEY,
+    deployment_id TEXT NOT NULL REFERENCES deployments (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    source_revision_config TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    started_ms INTEGER NOT NULL,
+    step_ms INTEGER NOT NULL,
+    plan TEXT NOT NULL,
+    superseded_ms INTEGER,
+    UNIQUE (deployment_id, seq)
+  );
+
+  CREATE TABLE sandbox_pools (
+    tenant_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    id TEXT NOT NULL,
+    template_name TEXT NOT NULL,
+    replicas INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, name)
+  );
+
+  CREATE TABLE oauth_providers (
+    tenant_id TEXT NOT NULL,
+    provider_id TEXT NOT NULL,
+    record TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, provider_id)
+  );
+  `,
+];
