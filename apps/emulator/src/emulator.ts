@@ -86,7 +86,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       handlers: agentServerHandlers(threads, agentServerApi),
       authenticator: createAuthenticator<AgentServerPrincipal>({
         schemes: {
-          ApiKeyAuth: { carrier: 'X-Api-Key header', resolve: (key) => (agentKeys.has(key) ? { anonymous: false } : undefined), invalidMessage: 'Missing or invalid X-Api-Key header.' },
+          ApiKeyAuth: { carrier: 'X-Api-Key header', resolve: (key) => (agentKeys.has(key) ? { anonymous: false } : undefined), invalidMessage: 'Invalid API key.' },
         },
         anonymous: { anonymous: true },
         requireCredentials: agentKeys.size > 0,

@@ -1,0 +1,113 @@
+// The HTTP layer's answers to requests that never reach a handler (unknown routes, wrong methods,
+// content types, invalid or deep JSON, oversized bodies, missing bodies), the agent server's
+// optional API key, and the loud failure when a handler answers against the spec.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { createApiServer } from '../src/http/api-server.js';
+import { createAuthenticator } from '../src/http/authenticator.js';
+import { compileApi } from '../src/spec/compile-operations.js';
+import { loadSpec } from '../src/spec/load-specs.js';
+import { useEmulator } from './emulator-fixture.js';
+
+const f = useEmulator({ config: { agent_server: { api_keys: ['agent-key'] } } });
+const json = { 'content-type': 'application/json', 'x-api-key': 'agent-key' };
+
+describe('transport-level errors', () => {
+  it('unknown routes 404, wrong methods 405 with Allow', async () => {
+    const unknown = await fetch(`${f.emulator.agentServerUrl}/nope`, { headers: json });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ detail: 'Not Found' });
+    const wrong = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'DELETE', headers: json });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect(await wrong.json()).toEqual({ detail: 'Method Not Allowed' });
+  });
+
+  it('a body that is not JSON: 415 for another content type, 422 json_invalid for bad JSON', async () => {
+    const form = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: { 'content-type': 'text/plain', 'x-api-key': 'agent-key' }, body: '{}' });
+    expect(form.status).toBe(415);
+    expect((await form.json()).detail).toMatch(/application\/json/);
+    const bad = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: json, body: '{"metadata": ' });
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).detail[0]).toMatchObject({ loc: ['body', expect.any(Number)], type: 'json_invalid' });
+    const charset = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: { ...json, 'content-type': 'application/json; charset=utf-8' }, body: '{}' });
+    expect(charset.status).toBe(200);
+  });
+
+  it('a missing required body is a 422 on body; nesting beyond the limit is a 422, not a crash', async () => {
+    const none = await fetch(`${f.emulator.agentServerUrl}/threads/search`, { method: 'POST', headers: json });
+    expect(await none.json()).toEqual({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
+    const deep = `{"metadata":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+    const answer = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: json, body: deep });
+    expect(answer.status).toBe(422);
+    expect((await answer.json()).detail[0]).toMatchObject({ loc: ['body'], type: 'json_too_deep' });
+  });
+
+  it('an oversized body is a 413 and the emulator keeps serving', async () => {
+    const huge = JSON.stringify({ metadata: { blob: 'x'.repeat(11 * 1024 * 1024) } });
+    const answer = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: json, body: huge });
+    expect(answer.status).toBe(413);
+    expect((await answer.json()).detail).toMatch(/larger than/);
+    expect((await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: json, body: '{}' })).status).toBe(200);
+  });
+
+  it('the agent server requires X-Api-Key when the config lists keys', async () => {
+    const cases = [
+      [{ 'content-type': 'application/json' }, 'Missing X-Api-Key header.'],
+      [{ 'content-type': 'application/json', 'x-api-key': 'wrong' }, 'Invalid API key.'],
+    ] as const;
+    for (const [headers, detail] of cases) {
+      const answer = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers, body: '{}' });
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toEqual({ detail });
+    }
+  });
+});
+
+describe('response validation', () => {
+  it('turns an answer that breaks the spec into a loud 500 and reports it', async () => {
+    const api = compileApi(loadSpec('agent-server'));
+    const reported: string[] = [];
+    const handlers = Object.fromEntries(api.operations.map((op) => [op.operationId, () => ({ status: 200, body: { thread_id: 'not-a-uuid' } })]));
+    const server = createApiServer({
+      api,
+      handlers,
+      authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }),
+      validateResponses: true,
+      maxBodyBytes: 1024,
+      onContractViolation: (message) => reported.push(message),
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const answer = await fetch(`${url}/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f`);
+      expect(answer.status).toBe(500);
+      expect((await answer.json()).detail).toMatch(/contract violation: getThread answered 200/);
+      expect(reported).toHaveLength(1);
+      expect(reported[0]).toMatch(/must have required property 'created_at'|must match format "uuid"/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('refuses to start when handlers and spec operations differ', () => {
+    const api = compileApi(loadSpec('control-plane'));
+    expect(() =>
+      createApiServer({ api, handlers: { getDeployment: () => ({ status: 200 }), listWidgets: () => ({ status: 200 }) }, authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }), validateResponses: true, maxBodyBytes: 1 }),
+    ).toThrow(/missing createDeployment.*not in the spec listWidgets/);
+  });
+
+  it('is off in production mode: answers pass through unchecked', async () => {
+    const api = compileApi(loadSpec('agent-server'));
+    const handlers = Object.fromEntries(api.operations.map((op) => [op.operationId, () => ({ status: 200, body: { anything: true } })]));
+    const server: http.Server = createApiServer({ api, handlers, authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }), validateResponses: false, maxBodyBytes: 1024 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f`);
+      expect(answer.status).toBe(200);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
