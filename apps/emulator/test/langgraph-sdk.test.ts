@@ -1,0 +1,382 @@
+// The real LangGraph JS SDK (@langchain/langgraph-sdk, pinned) against the emulator: what its
+// users call (threads.create / copy / search / get / getState / getHistory) works with the
+// requests exactly as the SDK puts them on the wire, and errors surface as the SDK's HTTP errors.
+// A recording fetch keeps each request and answer, so the wire forms (`before` as a config
+// object, search's `limit`/`offset`) are asserted, not assumed.
+import { Client } from '@langchain/langgraph-sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isUuid, startTestEmulator, type TestEmulator } from './support/harness.js';
+
+interface WireRecord {
+  method: string;
+  path: string;
+  body: any;
+  status: number;
+  headers: Headers;
+}
+
+let emulator: TestEmulator;
+let client: Client;
+const wire: WireRecord[] = [];
+
+function sdkClient(apiUrl: string, options: { apiKey?: string | null } = {}): Client {
+  const recordingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(input, init);
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    wire.push({
+      method: init?.method ?? 'GET',
+      path: url.pathname + url.search,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
+      status: response.status,
+      headers: response.headers,
+    });
+    return response;
+  };
+  // apiKey null: no key from LANGGRAPH_API_KEY & co. of the environment; maxRetries 0: an error
+  // must surface at once, never be retried into a different answer.
+  return new Client({ apiUrl, apiKey: options.apiKey ?? null, callerOptions: { maxRetries: 0, fetch: recordingFetch } });
+}
+
+const lastWire = (): WireRecord => wire.at(-1)!;
+
+/** The SDK's HTTPError: `status` and the raw answer `text`. */
+async function sdkError(promise: Promise<unknown>): Promise<{ status: number; detail: unknown }> {
+  const error = (await promise.then(
+    () => expect.unreachable('the SDK call should have failed'),
+    (e: unknown) => e,
+  )) as { status?: number; text?: string; message?: string };
+  expect(error.status, String(error.message)).toBeTypeOf('number');
+  return { status: error.status!, detail: JSON.parse(error.text!).detail };
+}
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  client = sdkClient(emulator.agentServerUrl);
+});
+afterEach(() => {
+  expect(emulator.errors, 'the emulator reported contract violations or internal errors').toEqual([]);
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+
+const human = (content: string, id?: string) => ({ type: 'human', content, ...(id ? { id } : {}) });
+const ai = (content: string, id?: string) => ({ type: 'ai', content, ...(id ? { id } : {}) });
+
+/** Four supersteps: input, an AI answer, the same answer replaced by ID, a human message without ID. */
+const CONVERSATION = [
+  { updates: [{ asNode: '__input__', values: { messages: [human('Weather in Paris?', 'm-1')], topic: 'weather' } }] },
+  { updates: [{ asNode: 'agent', values: { messages: [ai('Sunny', 'm-2')] } }] },
+  { updates: [{ asNode: 'agent', values: { messages: [ai('Sunny, 21 °C', 'm-2')], topic: 'forecast' } }] },
+  { updates: [{ asNode: '__start__', values: { messages: [human('Thanks!')] } }] },
+];
+
+describe('threads.create', () => {
+  it('creates an empty idle thread with a fresh ID and {} values', async () => {
+    const thread = await client.threads.create();
+    expect(lastWire()).toMatchObject({ method: 'POST', path: '/threads', body: { metadata: {} }, status: 200 });
+    expect(isUuid(thread.thread_id)).toBe(true);
+    expect(thread).toMatchObject({ status: 'idle', metadata: {}, values: {} });
+    expect(Date.parse(thread.created_at)).not.toBeNaN();
+    expect(thread.updated_at).toBe(thread.created_at);
+
+    const state = await client.threads.getState(thread.thread_id);
+    expect(state).toEqual({
+      values: {},
+      next: [],
+      tasks: [],
+      metadata: {},
+      created_at: null,
+      checkpoint: null,
+      parent_checkpoint: null,
+      checkpoint_id: null,
+      parent_checkpoint_id: null,
+    });
+    expect(await client.threads.getHistory(thread.thread_id)).toEqual([]);
+  });
+
+  it('keeps the metadata it is given, graphId included', async () => {
+    const metadata = { user: 'alice', tier: 2, tags: ['a', 'b'], nested: { deep: { ok: true } }, nothing: null };
+    const thread = await client.threads.create({ metadata, graphId: 'weather-agent' });
+    expect(lastWire().body).toEqual({ metadata: { ...metadata, graph_id: 'weather-agent' } });
+    expect(thread.metadata).toEqual({ ...metadata, graph_id: 'weather-agent' });
+    expect((await client.threads.get(thread.thread_id)).metadata).toEqual({ ...metadata, graph_id: 'weather-agent' });
+  });
+
+  it('honours threadId and ifExists: raise (409), do_nothing (the existing thread, unchanged)', async () => {
+    const threadId = crypto.randomUUID();
+    const created = await client.threads.create({ threadId, metadata: { version: 1 } });
+    expect(lastWire().body).toEqual({ thread_id: threadId, metadata: { version: 1 } });
+    expect(created.thread_id).toBe(threadId);
+
+    const again = await client.threads.create({ threadId, ifExists: 'do_nothing', metadata: { version: 2 }, supersteps: CONVERSATION });
+    expect(lastWire().body).toMatchObject({ thread_id: threadId, if_exists: 'do_nothing' });
+    expect(again).toMatchObject({ thread_id: threadId, created_at: created.created_at, metadata: { version: 1 }, values: {} });
+    expect(await client.threads.getHistory(threadId)).toEqual([]);
+
+    for (const ifExists of ['raise', undefined] as const) {
+      const conflict = await sdkError(client.threads.create({ threadId, ...(ifExists ? { ifExists } : {}) }));
+      expect(conflict).toEqual({ status: 409, detail: `Thread with ID ${threadId} already exists.` });
+    }
+    expect((await client.threads.get(threadId)).metadata).toEqual({ version: 1 });
+  });
+
+  it('applies supersteps in order: messages append, replace by ID, and get IDs; one checkpoint each', async () => {
+    const thread = await client.threads.create({ graphId: 'chat', supersteps: CONVERSATION });
+    expect(lastWire().body.supersteps[0]).toEqual({
+      updates: [{ as_node: '__input__', values: { messages: [human('Weather in Paris?', 'm-1')], topic: 'weather' } }],
+    });
+
+    const messages = (thread.values as any).messages as any[];
+    expect(messages.map((m) => [m.type, m.content])).toEqual([
+      ['human', 'Weather in Paris?'],
+      ['ai', 'Sunny, 21 °C'],
+      ['human', 'Thanks!'],
+    ]);
+    expect(messages.slice(0, 2).map((m) => m.id)).toEqual(['m-1', 'm-2']);
+    expect(messages[2].id).toEqual(expect.any(String));
+    expect(messages[2].id).not.toBe('');
+    expect((thread.values as any).topic).toBe('forecast');
+
+    const history = await client.threads.getHistory(thread.thread_id, { limit: 100 });
+    expect(history).toHaveLength(4);
+    expect(history.map((s) => s.metadata?.step)).toEqual([2, 1, 0, -1]);
+    expect(history.map((s) => s.metadata?.source)).toEqual(['update', 'update', 'update', 'input']);
+    expect(history.map((s) => ((s.values as any).messages as unknown[]).length)).toEqual([3, 2, 2, 1]);
+    expect(history.map((s) => (s.values as any).topic)).toEqual(['forecast', 'forecast', 'weather', 'weather']);
+    expect(history[0]!.metadata).toMatchObject({
+      thread_id: thread.thread_id,
+      checkpoint_id: history[0]!.checkpoint.checkpoint_id,
+      graph_id: 'chat',
+      writes: { __start__: { messages: [human('Thanks!')] } }, // subset: the write as sent, with or without the assigned ID
+      parents: {},
+    });
+    history.forEach((state, i) => {
+      expect(state.checkpoint).toEqual({ thread_id: thread.thread_id, checkpoint_ns: '', checkpoint_id: (state as any).checkpoint_id });
+      const older = history[i + 1];
+      expect(state.parent_checkpoint?.checkpoint_id ?? null).toBe(older ? older.checkpoint.checkpoint_id : null);
+      if (older) expect(state.checkpoint.checkpoint_id! > older.checkpoint.checkpoint_id!, 'checkpoint IDs are time-ordered').toBe(true);
+    });
+    expect(history[3]!.parent_checkpoint).toBeNull();
+  });
+
+  it('creates nothing when a superstep is invalid, and the 422 names the field', async () => {
+    const threadId = crypto.randomUUID();
+    const invalid = [{ updates: [{ asNode: '__input__', values: { messages: [human('ok')] } }] }, { updates: [{ asNode: 'agent', values: { messages: [{ type: 'robot', content: 'x' }] } }] }];
+    const error = await sdkError(client.threads.create({ threadId, supersteps: invalid }));
+    expect(error.status).toBe(422);
+    expect((error.detail as any[])[0].loc.slice(0, 6)).toEqual(['body', 'supersteps', 1, 'updates', 0, 'values']);
+    expect((await sdkError(client.threads.get(threadId))).status).toBe(404);
+  });
+});
+
+describe('threads.get, getState, getHistory', () => {
+  let threadId: string;
+  let history: Awaited<ReturnType<Client['threads']['getHistory']>>;
+
+  beforeAll(async () => {
+    threadId = (await client.threads.create({ metadata: { purpose: 'reads' }, supersteps: CONVERSATION })).thread_id;
+    history = await client.threads.getHistory(threadId, { limit: 10 });
+  });
+
+  it('get answers the thread without values, with config', async () => {
+    const thread = await client.threads.get(threadId);
+    expect(lastWire()).toMatchObject({ method: 'GET', path: `/threads/${threadId}`, status: 200 });
+    expect(thread).toMatchObject({ thread_id: threadId, status: 'idle', metadata: { purpose: 'reads' }, config: {} });
+    expect(thread).not.toHaveProperty('values');
+  });
+
+  it('getState answers the latest checkpoint, and the state at a checkpoint taken from the history', async () => {
+    const current = await client.threads.getState(threadId);
+    expect(current).toEqual(history[0]);
+
+    for (const state of history) {
+      const checkpointId = state.checkpoint.checkpoint_id!;
+      const atCheckpoint = await client.threads.getState(threadId, checkpointId);
+      expect(lastWire()).toMatchObject({ method: 'GET', path: `/threads/${threadId}/state/${checkpointId}`, status: 200 });
+      expect(atCheckpoint).toEqual(state);
+    }
+    const subgraphs = await client.threads.getState(threadId, undefined, { subgraphs: true });
+    expect(lastWire().path).toBe(`/threads/${threadId}/state?subgraphs=true`);
+    expect(subgraphs).toEqual(history[0]);
+  });
+
+  it('getHistory: limit, newest first', async () => {
+    const two = await client.threads.getHistory(threadId, { limit: 2 });
+    expect(lastWire().body).toEqual({ limit: 2 });
+    expect(two).toEqual(history.slice(0, 2));
+    expect(await client.threads.getHistory(threadId)).toEqual(history); // the SDK's default limit is 10
+    expect(lastWire().body).toEqual({ limit: 10 });
+  });
+
+  it('getHistory: `before` as the SDK sends it (a config object) pages through the history', async () => {
+    const pages: (typeof history)[] = [];
+    let before: { configurable: Record<string, unknown> } | undefined;
+    for (;;) {
+      const page = await client.threads.getHistory(threadId, { limit: 3, ...(before ? { before } : {}) });
+      if (before) expect(lastWire().body).toEqual({ limit: 3, before: { configurable: { checkpoint_id: before.configurable.checkpoint_id } } });
+      if (page.length === 0) break;
+      pages.push(page);
+      before = { configurable: { checkpoint_id: page.at(-1)!.checkpoint.checkpoint_id } };
+    }
+    expect(pages.map((p) => p.length)).toEqual([3, 1]);
+    expect(pages.flat()).toEqual(history);
+
+    // A state's `checkpoint` object as the configurable, as apps pass it along.
+    const older = await client.threads.getHistory(threadId, { limit: 10, before: { configurable: { ...history[1]!.checkpoint } } });
+    expect(lastWire().body.before).toEqual({ configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: history[1]!.checkpoint.checkpoint_id } });
+    expect(older).toEqual(history.slice(2));
+  });
+
+  it('getHistory: metadata filter', async () => {
+    const inputs = await client.threads.getHistory(threadId, { metadata: { source: 'input' } });
+    expect(lastWire().body).toEqual({ limit: 10, metadata: { source: 'input' } });
+    expect(inputs).toEqual([history[3]]);
+    expect(await client.threads.getHistory(threadId, { metadata: { step: 1 } })).toEqual([history[1]]);
+    expect(await client.threads.getHistory(threadId, { metadata: { writes: { agent: { messages: [ai('Sunny', 'm-2')] } } } })).toEqual([history[2]]);
+    expect(await client.threads.getHistory(threadId, { metadata: { source: 'loop' } })).toEqual([]);
+  });
+});
+
+describe('threads.copy', () => {
+  it('copies metadata, values and the whole history under a new ID', async () => {
+    const original = await client.threads.create({ metadata: { owner: 'copy-test' }, supersteps: CONVERSATION });
+    const copy = await client.threads.copy(original.thread_id);
+    expect(lastWire()).toMatchObject({ method: 'POST', path: `/threads/${original.thread_id}/copy`, body: undefined, status: 200 });
+    expect(isUuid(copy.thread_id)).toBe(true);
+    expect(copy.thread_id).not.toBe(original.thread_id);
+    expect(copy).toMatchObject({ status: 'idle', metadata: { owner: 'copy-test' }, values: original.values });
+
+    const originalHistory = await client.threads.getHistory(original.thread_id, { limit: 100 });
+    const copyHistory = await client.threads.getHistory(copy.thread_id, { limit: 100 });
+    const comparable = (states: typeof originalHistory) =>
+      states.map((s) => ({ values: s.values, step: s.metadata?.step, source: s.metadata?.source, writes: s.metadata?.writes, created_at: s.created_at }));
+    expect(copyHistory).toHaveLength(4);
+    expect(comparable(copyHistory)).toEqual(comparable(originalHistory));
+    for (const state of copyHistory) {
+      expect(state.checkpoint.thread_id).toBe(copy.thread_id);
+      expect(state.metadata?.thread_id).toBe(copy.thread_id);
+    }
+    expect((await client.threads.getState(copy.thread_id)).values).toEqual(original.values);
+    // The original is untouched.
+    expect(await client.threads.getHistory(original.thread_id, { limit: 100 })).toEqual(originalHistory);
+  });
+
+  it('copies an empty thread', async () => {
+    const original = await client.threads.create({ metadata: { empty: true } });
+    const copy = await client.threads.copy(original.thread_id);
+    expect(copy).toMatchObject({ metadata: { empty: true }, values: {}, status: 'idle' });
+    expect(await client.threads.getHistory(copy.thread_id)).toEqual([]);
+  });
+});
+
+describe('threads.search', () => {
+  const suite = crypto.randomUUID();
+  let created: Awaited<ReturnType<Client['threads']['create']>>[] = [];
+  const total = () => Number(lastWire().headers.get('x-pagination-total'));
+
+  beforeAll(async () => {
+    created = [];
+    // One at a time: creation order is the created_at order (ties broken by insertion order).
+    for (let i = 0; i < 7; i++) created.push(await client.threads.create({ metadata: { suite, i, color: i % 3 === 0 ? 'red' : 'blue' } }));
+  });
+
+  it('filters on metadata (deep-equal per key) and reports the exact total', async () => {
+    const all = await client.threads.search({ metadata: { suite } });
+    expect(lastWire().body).toEqual({ metadata: { suite }, limit: 10, offset: 0 });
+    expect(total()).toBe(7);
+    // Default order: created_at desc.
+    expect(all.map((t) => t.metadata?.i)).toEqual([6, 5, 4, 3, 2, 1, 0]);
+    for (const thread of all) expect(thread).not.toHaveProperty('values');
+
+    const red = await client.threads.search({ metadata: { suite, color: 'red' } });
+    expect(red.map((t) => t.metadata?.i)).toEqual([6, 3, 0]);
+    expect(total()).toBe(3);
+    expect(await client.threads.search({ metadata: { suite, color: 'green' } })).toEqual([]);
+    expect(total()).toBe(0);
+  });
+
+  it('filters on status and ids', async () => {
+    expect((await client.threads.search({ metadata: { suite }, status: 'idle' })).length).toBe(7);
+    expect(await client.threads.search({ metadata: { suite }, status: 'busy' })).toEqual([]);
+    const ids = [created[1]!.thread_id, created[4]!.thread_id];
+    const found = await client.threads.search({ ids, sortBy: 'created_at', sortOrder: 'asc' });
+    expect(found.map((t) => t.thread_id)).toEqual(ids);
+  });
+
+  it('pages with limit/offset and sorts by sortBy/sortOrder', async () => {
+    const page = await client.threads.search({ metadata: { suite }, limit: 2, offset: 1, sortBy: 'created_at', sortOrder: 'asc' });
+    expect(lastWire().body).toEqual({ metadata: { suite }, limit: 2, offset: 1, sort_by: 'created_at', sort_order: 'asc' });
+    expect(page.map((t) => t.metadata?.i)).toEqual([1, 2]);
+    expect(total()).toBe(7);
+
+    const beyond = await client.threads.search({ metadata: { suite }, limit: 5, offset: 5 });
+    expect(beyond.map((t) => t.metadata?.i)).toEqual([1, 0]);
+    expect(await client.threads.search({ metadata: { suite }, offset: 7 })).toEqual([]);
+    expect(total()).toBe(7);
+
+    const byIdAsc = await client.threads.search({ metadata: { suite }, sortBy: 'thread_id', sortOrder: 'asc' });
+    expect(byIdAsc.map((t) => t.thread_id)).toEqual(created.map((t) => t.thread_id).sort());
+    const byIdDesc = await client.threads.search({ metadata: { suite }, sortBy: 'thread_id', sortOrder: 'desc' });
+    expect(byIdDesc.map((t) => t.thread_id)).toEqual(created.map((t) => t.thread_id).sort().reverse());
+    const byUpdated = await client.threads.search({ metadata: { suite }, sortBy: 'updated_at', sortOrder: 'asc', limit: 3 });
+    expect(byUpdated.map((t) => t.metadata?.i)).toEqual([0, 1, 2]);
+  });
+
+  it('filters on state values', async () => {
+    const marker = crypto.randomUUID();
+    const thread = await client.threads.create({ supersteps: [{ updates: [{ asNode: '__input__', values: { marker, topic: 'x' } }] }] });
+    const found = await client.threads.search({ values: { marker } });
+    expect(found.map((t) => t.thread_id)).toEqual([thread.thread_id]);
+  });
+});
+
+describe('errors through the SDK', () => {
+  it('404 for a missing thread on every read and on copy', async () => {
+    const missing = crypto.randomUUID();
+    const expected = { status: 404, detail: `Thread with ID ${missing} not found.` };
+    expect(await sdkError(client.threads.get(missing))).toEqual(expected);
+    expect(await sdkError(client.threads.getState(missing))).toEqual(expected);
+    expect(await sdkError(client.threads.getHistory(missing))).toEqual(expected);
+    expect(await sdkError(client.threads.copy(missing))).toEqual(expected);
+  });
+
+  it('404 for an unknown checkpoint of an existing thread', async () => {
+    const thread = await client.threads.create({ supersteps: CONVERSATION.slice(0, 1) });
+    const unknown = '1f0c9e4e-2b7a-6d3e-9c5a-6f1d2e3b4a59';
+    const error = await sdkError(client.threads.getState(thread.thread_id, unknown));
+    expect(error).toEqual({ status: 404, detail: `Checkpoint ${unknown} not found for thread ${thread.thread_id}.` });
+  });
+
+  it('422 for a malformed ID, naming the path parameter', async () => {
+    const error = await sdkError(client.threads.get('not-a-uuid'));
+    expect(error.status).toBe(422);
+    expect(error.detail).toEqual([{ loc: ['path', 'thread_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing' }]);
+  });
+
+  it('a state read at a checkpoint object (POST /state/checkpoint, not in the contract) is a clean 405', async () => {
+    const thread = await client.threads.create({ supersteps: CONVERSATION.slice(0, 1) });
+    const state = await client.threads.getState(thread.thread_id);
+    const error = await sdkError(client.threads.getState(thread.thread_id, state.checkpoint));
+    expect(lastWire()).toMatchObject({ method: 'POST', path: `/threads/${thread.thread_id}/state/checkpoint` });
+    expect(error).toEqual({ status: 405, detail: 'Method Not Allowed' });
+  });
+});
+
+describe('an agent server that requires an API key', () => {
+  let secured: TestEmulator;
+  beforeAll(async () => {
+    secured = await startTestEmulator({ config: { agent_server: { api_keys: ['sdk-key'] } } });
+  });
+  afterAll(async () => {
+    expect(secured.errors).toEqual([]);
+    await secured?.close();
+  });
+
+  it('accepts the SDK apiKey (sent as x-api-key) and refuses a missing or wrong one with 401', async () => {
+    const thread = await sdkClient(secured.agentServerUrl, { apiKey: 'sdk-key' }).threads.create({ metadata: { secured: true } });
+    expect(thread.metadata).toEqual({ secured: true });
+    expect((await sdkError(sdkClient(secured.agentServerUrl).threads.get(thread.thread_id))).status).toBe(401);
+    expect((await sdkError(sdkClient(secured.agentServerUrl, { apiKey: 'wrong' }).threads.get(thread.thread_id))).status).toBe(401);
+  });
+});
