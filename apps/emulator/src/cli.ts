@@ -17,7 +17,19 @@ Options:
   --revision-step-ms <n>      how long each revision status lasts (default ${DEFAULTS.revisionStepMs})
   --host <host>               default ${DEFAULTS.host}
   -h, --help                  show this help
+
+Each option can also come from the environment (a flag wins): AGENTPLANE_EMULATOR_CONFIG,
+AGENTPLANE_EMULATOR_DB, AGENTPLANE_EMULATOR_CONTROL_PLANE_PORT, AGENTPLANE_EMULATOR_AGENT_SERVER_PORT,
+AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_HOST.
 `;
+
+/** A flag's value, else its AGENTPLANE_EMULATOR_* variable (so `npm start` can be configured). */
+function fromEnv(values: Record<string, unknown>, flag: string): string | undefined {
+  const given = values[flag];
+  if (typeof given === 'string') return given;
+  const variable = process.env[`AGENTPLANE_EMULATOR_${flag.toUpperCase().replace(/-/g, '_')}`];
+  return variable === '' ? undefined : variable;
+}
 
 export async function main(argv: string[]): Promise<number> {
   let values;
@@ -53,13 +65,14 @@ export async function main(argv: string[]): Promise<number> {
 
   let emulator;
   try {
+    const configFile = fromEnv(values, 'config');
     emulator = await startEmulator({
-      config: values.config ? readConfigFile(values.config) : undefined,
-      db: values.db,
-      controlPlanePort: number('control-plane-port', values['control-plane-port'], 0),
-      agentServerPort: number('agent-server-port', values['agent-server-port'], 0),
-      revisionStepMs: number('revision-step-ms', values['revision-step-ms'], 1),
-      host: values.host,
+      config: configFile ? readConfigFile(configFile) : undefined,
+      db: fromEnv(values, 'db'),
+      controlPlanePort: number('control-plane-port', fromEnv(values, 'control-plane-port'), 0),
+      agentServerPort: number('agent-server-port', fromEnv(values, 'agent-server-port'), 0),
+      revisionStepMs: number('revision-step-ms', fromEnv(values, 'revision-step-ms'), 1),
+      host: fromEnv(values, 'host'),
     });
   } catch (error) {
     const message = error instanceof ConfigError ? error.message : `cannot start: ${(error as Error).message}`;

@@ -38,9 +38,9 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
   });
 }
 
-function run(args: string[]): Promise<{ code: number | null; output: string }> {
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -69,7 +69,7 @@ describe('agentplane-emulator', () => {
     first.child.kill('SIGTERM');
     await first.exit;
 
-    const second = await start(['--db', db, '--revision-step-ms', '1']);
+    const second = await start(['--revision-step-ms', '1'], { AGENTPLANE_EMULATOR_DB: db });
     expect(second.output()).toContain(`uses API key ${key}`);
     expect(await (await fetch(`${second.agentServerUrl}/threads/${thread.thread_id}`)).json()).toMatchObject({ metadata: { kept: true } });
     const revision = await (await fetch(`${second.controlPlaneUrl}/v2/deployments/${deployment.id}/revisions/${deployment.latest_revision_id}`, { headers: { 'x-api-key': key } })).json();
@@ -106,5 +106,8 @@ describe('agentplane-emulator', () => {
     expect(refused.code).toBe(2);
     expect(refused.output).toMatch(/not a valid SandboxPool: .*name: String should match pattern/);
     expect(await run(['--config', path.join(dir, 'absent.yaml')])).toMatchObject({ code: 2, output: expect.stringContaining('cannot read config') });
+    // The AGENTPLANE_EMULATOR_* variables stand in for flags (so `npm start` can be configured).
+    expect(await run([], { AGENTPLANE_EMULATOR_CONFIG: path.join(dir, 'absent.yaml') })).toMatchObject({ code: 2, output: expect.stringContaining('cannot read config') });
+    expect(await run([], { AGENTPLANE_EMULATOR_AGENT_SERVER_PORT: 'http' })).toMatchObject({ code: 2, output: expect.stringContaining('--agent-server-port must be an integer') });
   });
 });
