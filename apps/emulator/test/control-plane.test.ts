@@ -1,7 +1,7 @@
 // The control plane's rules and the revision lifecycle simulator, through the real typed client:
 // tenants and credentials, deployments (create/get/patch and every DESIGN.md rule), revisions
 // walking to their configured outcome, supersession, active_revision_id, pools and providers.
-import { createDeploymentAndWait, RevisionFailedError, waitForRevision, type DeploymentCreate, type RevisionStatus } from '@agentplane/control-plane';
+import { createDeploymentAndWait, RevisionFailedError, waitForRevision, type DeploymentCreate, type HTTPValidationError, type RevisionStatus } from '@agentplane/control-plane';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from './emulator-fixture.js';
 
@@ -71,10 +71,10 @@ describe('credentials and tenants', () => {
     expect(unknown.error).toEqual({ detail: 'Invalid API key.' });
 
     const revisionUrl = `${f.emulator.controlPlaneUrl}/v2/deployments/${path.deployment_id}/revisions/${path.revision_id}`;
-    for (const headers of [{ 'X-Tenant-Id': 'tenant-a' }, { Authorization: 'Bearer token-a' }, { 'X-Api-Key': 'key-a' }]) {
+    for (const headers of [{ 'X-Tenant-Id': 'tenant-a' }, { Authorization: 'Bearer token-a' }, { 'X-Api-Key': 'key-a' }] as Record<string, string>[]) {
       expect((await fetch(revisionUrl, { headers })).status).toBe(200);
     }
-    for (const headers of [{ 'X-Tenant-Id': 'tenant-zzz' }, { Authorization: 'Bearer key-b-wrong' }, {}]) {
+    for (const headers of [{ 'X-Tenant-Id': 'tenant-zzz' }, { Authorization: 'Bearer key-b-wrong' }, {}] as Record<string, string>[]) {
       expect((await fetch(revisionUrl, { headers })).status).toBe(401);
     }
     // Tenant B's credentials authenticate, but A's deployment does not exist for B.
@@ -133,7 +133,7 @@ describe('deployments', () => {
     for (const [body, loc] of cases) {
       const { response, error } = await f.control.POST('/v2/deployments', { body: body as DeploymentCreate });
       expect(response.status, JSON.stringify(body)).toBe(422);
-      expect(error!.detail.map((d) => d.loc), JSON.stringify(body)).toContainEqual(loc);
+      expect((error as HTTPValidationError).detail.map((d) => d.loc), JSON.stringify(body)).toContainEqual(loc);
     }
     const taken = await create(container('i'));
     const duplicate = await f.control.POST('/v2/deployments', { body: { ...container('j'), name: taken.name } });
@@ -151,12 +151,12 @@ describe('deployments', () => {
     const source = await f.control.PATCH('/v2/deployments/{deployment_id}', { params: { path }, body: { source: 'git_host' } as never });
     expect(source.error).toEqual({ detail: [{ loc: ['body', 'source'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }] });
     const wrongField = await f.control.PATCH('/v2/deployments/{deployment_id}', { params: { path }, body: { source_revision_config: { repo_ref: 'main' } } });
-    expect(wrongField.error!.detail[0]!.loc).toEqual(['body', 'source_revision_config', 'repo_ref']);
+    expect((wrongField.error as HTTPValidationError).detail[0]!.loc).toEqual(['body', 'source_revision_config', 'repo_ref']);
 
     const git = await create({ ...gitHost('main'), source_config: { repo_url: 'u', build_on_push: true } });
     const tag = await f.control.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: git.id } }, body: { source_revision_config: { repo_ref: 'refs/tags/v2' } } });
     expect(tag.response.status).toBe(422);
-    expect(tag.error!.detail[0]!.loc).toEqual(['body', 'source_revision_config', 'repo_ref']);
+    expect((tag.error as HTTPValidationError).detail[0]!.loc).toEqual(['body', 'source_revision_config', 'repo_ref']);
     const tagOk = await f.control.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: git.id } }, body: { source_config: { build_on_push: false }, source_revision_config: { repo_ref: 'refs/tags/v2' } } });
     expect(tagOk.data!.source_revision_config.repo_ref).toBe('refs/tags/v2');
     expect(tagOk.data!.source_revision_config.graph_config_path).toBe('langgraph.json');
