@@ -2,6 +2,7 @@
 // records what it reports through onError (contract violations, internal errors), a raw HTTP
 // sender for requests no typed client would make, and the spec's own validator for answers.
 import http from 'node:http';
+import net from 'node:net';
 import { createValidator, loadBundle } from '../../../../scripts/lib/openapi.js';
 import type { EmulatorConfig } from '../../src/config.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator.js';
@@ -39,6 +40,8 @@ export interface RawRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Send the body with Transfer-Encoding: chunked (no Content-Length), in 64 KiB chunks. */
+  chunked?: boolean;
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
@@ -46,9 +49,15 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 /** Sends one request exactly as given (no normalisation of method, path, headers or body). */
 export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawResponse> {
   const url = new URL(baseUrl);
+  const headers = { ...request.headers };
+  // node's client frames a body only for some methods (not GET, DELETE, OPTIONS...): frame it always.
+  if (request.body !== undefined && !request.chunked && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) {
+    headers['content-length'] = String(Buffer.byteLength(request.body));
+  }
+  if (request.chunked) headers['transfer-encoding'] = 'chunked';
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, method: request.method, path: request.path, headers: request.headers ?? {}, agent },
+      { host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -66,7 +75,13 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawRes
       },
     );
     req.on('error', (error) => reject(new Error(`${request.method} ${request.path}: ${error.message}`)));
-    req.end(request.body);
+    if (request.chunked && request.body !== undefined) {
+      const body = Buffer.from(request.body);
+      for (let at = 0; at < body.length; at += 65_536) req.write(body.subarray(at, at + 65_536));
+      req.end();
+    } else {
+      req.end(request.body);
+    }
   });
 }
 
@@ -85,3 +100,37 @@ export function specOf(api: ApiName): { spec: any; validate: ReturnType<typeof c
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const isUuid = (value: unknown): boolean => typeof value === 'string' && UUID.test(value);
+
+/**
+ * Writes raw bytes on a fresh TCP connection and reads until the server closes it or `timeoutMs`
+ * passes: for requests node's HTTP client refuses to send (unknown methods, bad framing).
+ */
+export function rawSocketExchange(baseUrl: string, bytes: string, timeoutMs = 2000): Promise<{ raw: string; status?: number; headers: Record<string, string>; body: string; closedWithoutAnswer: boolean }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    const finish = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const [head = '', ...rest] = raw.split('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1];
+      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ raw, status: status ? Number(status) : undefined, headers, body: rest.join('\r\n\r\n'), closedWithoutAnswer: raw === '' });
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      // One answer is enough: stop once its declared body has arrived.
+      const text = Buffer.concat(chunks).toString('utf8');
+      const end = text.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: *(\d+)/i.exec(text)?.[1];
+      if (end >= 0 && length !== undefined && Buffer.byteLength(text.slice(end + 4)) >= Number(length)) finish();
+    });
+    socket.on('close', finish);
+    socket.on('error', finish);
+    socket.write(bytes);
+  });
+}
