@@ -139,7 +139,9 @@ export class LiveProgress extends Tracker {
     const { inStatusMs, totalMs } = this.snapshot();
     const line = `  ${SPINNER[this.frame % SPINNER.length]} ${this.current.status.padEnd(STATUS_WIDTH)} ${formatDuration(inStatusMs)}   (${formatDuration(totalMs)} in all)`;
     // Never wider than the terminal: a wrapped line could not be redrawn in place.
-    this.out.write(line.slice(0, Math.max(10, this.columns - 1)));
+    // A terminal that reports no size (0, as some pseudo-terminals do) gets 80 columns.
+    const columns = this.columns > 0 ? this.columns : 80;
+    this.out.write(line.slice(0, Math.max(10, columns - 1)));
     this.drawn = true;
   }
 
