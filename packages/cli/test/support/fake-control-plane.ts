@@ -4,12 +4,13 @@
 // CLI's unit tests script answers with; the emulator (issue 4) will be the real thing.
 //
 // Outcome of a revision: chosen by the image URI or git ref it was made from, by a suffix
-// `--<outcome>` (`registry.test/app:1.0.0--build-failed`); no suffix deploys.
+// `--<outcome>` (`registry.test/app:1.0.0--build-failed`); no suffix deploys; `--never` stays
+// BUILDING. A new revision supersedes (SKIPPED) the ones still in progress.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Deployment, Revision, RevisionStatus } from '@agentplane/control-plane';
 
-export const OUTCOMES = ['deployed', 'create-failed', 'build-failed', 'deploy-failed', 'interrupted', 'skipped', 'never'] as const;
+export const OUTCOMES = ['deployed', 'create-failed', 'build-failed', 'deploy-failed', 'interrupted', 'never'] as const;
 export type FakeOutcome = (typeof OUTCOMES)[number];
 
 const SCRIPTS: Record<FakeOutcome, (git: boolean) => RevisionStatus[]> = {
@@ -18,7 +19,6 @@ const SCRIPTS: Record<FakeOutcome, (git: boolean) => RevisionStatus[]> = {
   'build-failed': () => ['QUEUED', 'BUILDING', 'BUILD_FAILED'],
   'deploy-failed': () => ['QUEUED', 'DEPLOYING', 'DEPLOY_FAILED'],
   interrupted: () => ['QUEUED', 'BUILDING', 'INTERRUPTED'],
-  skipped: () => ['QUEUED', 'SKIPPED'],
   never: () => ['QUEUED', 'BUILDING'],
 };
 
@@ -250,8 +250,8 @@ export class FakeControlPlane {
     return json(200, d);
   }
 
-  /** A new latest revision; the ones still in progress are superseded. */
-  private addRevision(stored: Stored, outcome?: FakeOutcome): void {
+  /** A new latest revision; the ones still in progress are superseded (SKIPPED). */
+  private addRevision(stored: Stored): void {
     const d = stored.deployment;
     for (const entry of stored.revisions) {
       if (!isTerminal(entry.revision.status)) {
@@ -261,7 +261,7 @@ export class FakeControlPlane {
       }
     }
     const source = d.source_revision_config.image_uri ?? d.source_revision_config.repo_ref ?? '';
-    const chosen = outcome ?? (OUTCOMES.find((o) => source.endsWith(`--${o}`)) as FakeOutcome | undefined) ?? 'deployed';
+    const chosen = OUTCOMES.find((o) => source.endsWith(`--${o}`)) ?? 'deployed';
     const script = SCRIPTS[chosen](d.source === 'git_host');
     const now = this.tick();
     const revision: Mutable<Revision> = { id: this.uuid(), created_at: now, updated_at: now, status: script[0]!, source: d.source, source_revision_config: { ...d.source_revision_config } };
@@ -277,8 +277,6 @@ export class FakeControlPlane {
       entry.revision.status = status;
       entry.revision.updated_at = this.tick();
       if (status === 'DEPLOYED') stored.deployment.active_revision_id = entry.revision.id;
-      // A skipped revision was superseded: a newer one exists (another deploy ran meanwhile).
-      if (status === 'SKIPPED' && stored.revisions[0] === entry) this.addRevision(stored, 'deployed');
     }
     return entry.revision;
   }

@@ -79,7 +79,6 @@ export function describeCliScenarios(makeTarget: () => Target | Promise<Target>)
       ['BUILD_FAILED', /build failed/],
       ['DEPLOY_FAILED', /rollout failed/],
       ['INTERRUPTED', /stopped before it finished/],
-      ['SKIPPED', /newer revision superseded/],
     ])('exits 1 when the revision ends as %s, naming the status and a hint', async (outcome, hint) => {
       const name = uniqueName(outcome.toLowerCase().replace('_', '-'));
       const result = await deploy(name, target.image(outcome), '--json');
@@ -92,9 +91,20 @@ export function describeCliScenarios(makeTarget: () => Target | Promise<Target>)
       expect(doc.error).toMatchObject({ exit_code: 1 });
     });
 
+    it('exits 1 when the revision ends as SKIPPED (another deploy superseded it), naming the newer revision', async () => {
+      const name = uniqueName('skipped');
+      const first = parse(await agentplane(['deploy', name, '--image', target.image('SLOW'), '--no-wait', '--json']));
+      const second = parse(await agentplane(['deploy', name, '--image', target.image('DEPLOYED'), '--no-wait', '--json']));
+      const result = await agentplane(['wait', name, first.revision.id, ...waitFlags(), '--json']);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain(`error: revision ${first.revision.id} of ${name} ended as SKIPPED`);
+      expect(result.stderr).toContain(`hint: a newer revision superseded this one before it was deployed: another deploy ran meanwhile. Follow the newer one: agentplane wait ${name} ${second.revision.id}`);
+      expect(parse(result).revision.status).toBe('SKIPPED');
+    });
+
     it('exits 2 when the revision does not finish within --timeout, naming where it stood', async () => {
       const name = uniqueName('slow');
-      const result = await agentplane(['deploy', name, '--image', target.image('NEVER'), '--interval', target.intervalFlag, '--timeout', target.shortTimeoutFlag]);
+      const result = await agentplane(['deploy', name, '--image', target.image('SLOW'), '--interval', target.intervalFlag, '--timeout', target.shortTimeoutFlag]);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(/error: timed out after \S+: revision [0-9a-f-]{36} of .* is still [A-Z_]+ \(for/);
       expect(result.stderr).toMatch(/hint: .*agentplane wait .* --timeout/);
@@ -102,7 +112,7 @@ export function describeCliScenarios(makeTarget: () => Target | Promise<Target>)
 
     it('returns at once with --no-wait (exit 0), the revision still in progress', async () => {
       const name = uniqueName('nowait');
-      const result = await agentplane(['deploy', name, '--image', target.image('NEVER'), '--no-wait', '--json']);
+      const result = await agentplane(['deploy', name, '--image', target.image('SLOW'), '--no-wait', '--json']);
       expect(result.code, result.stderr).toBe(0);
       const doc = parse(result);
       expect(doc.created).toBe(true);
@@ -123,25 +133,27 @@ export function describeCliScenarios(makeTarget: () => Target | Promise<Target>)
 
     it('stops on SIGINT mid-wait with exit 130, says where the revision stood, and leaves the deployment alone', async () => {
       const name = uniqueName('sigint');
+      const submitted = parse(await agentplane(['deploy', name, '--image', target.image('SLOW'), '--no-wait', '--json']));
       const controller = new AbortController();
-      const result = await agentplane(['deploy', name, '--image', target.image('NEVER'), '--interval', target.intervalFlag, '--timeout', '1h'], {
+      let seen: string | undefined;
+      const result = await agentplane(['wait', name, '--interval', target.intervalFlag, '--timeout', '1h', '--json'], {
         signal: controller.signal,
-        // Interrupt once the wait has seen the revision build.
-        onStderr: (_, all) => {
-          if (/BUILDING/.test(all)) controller.abort();
+        // Interrupt as soon as the wait has reported a status (a CI-mode progress line).
+        onStderr: (chunk) => {
+          seen ??= /^\s+\d+s {2}([A-Z_]+)/m.exec(chunk)?.[1];
+          if (seen) controller.abort();
         },
       });
       expect(result.code).toBe(130);
-      expect(result.stderr).toMatch(/error: interrupted: stopped waiting\. Revision [0-9a-f-]{36} of .* was BUILDING \(for/);
-      expect(result.stderr).toMatch(/hint: resume with: agentplane wait /);
-      // Untouched: still one deployment, its latest revision still in progress.
+      expect(result.stderr).toMatch(new RegExp(`error: interrupted: stopped waiting\\. Revision ${submitted.revision.id} of ${name} was ${seen} \\(for`));
+      expect(result.stderr).toContain(`hint: resume with: agentplane wait ${name} ${submitted.revision.id}`);
+      expect(parse(result)).toMatchObject({ revision: { id: submitted.revision.id, status: seen }, error: { exit_code: 130 } });
+      // Untouched: the same deployment, with the same latest revision, not updated since.
       const client = targetClient(target);
-      const page = unwrap(await client.GET('/v2/deployments', { params: { query: { name_contains: name } } }));
-      const deployment = page.resources.find((d) => d.name === name)!;
-      const revision = unwrap(
-        await client.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { params: { path: { deployment_id: deployment.id, revision_id: deployment.latest_revision_id } } }),
-      );
-      expect(revision.status).toBe('BUILDING');
+      const now = unwrap(await client.GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: submitted.deployment.id } } }));
+      expect(now.latest_revision_id).toBe(submitted.revision.id);
+      expect(now.updated_at).toBe(submitted.deployment.updated_at);
+      expect(await countByName(target, name)).toBe(1);
     });
   });
 

@@ -1,12 +1,19 @@
 // Where the CLI scenarios run. A Target is a control plane plus the few things a scenario needs
 // to know about it: its URL and credentials, how to make a revision end a given way, and a revision
 // clock fast enough to test with. The unit suite uses the in-memory fake (injected fetch, and
-// over HTTP with the global fetch); the end-to-end suite will add the emulator (issue 4).
+// over HTTP with the global fetch); the end-to-end suite adds the emulator (issue 4), whose
+// `revision_outcomes` globs on the image URI / ref and `step_ms` clock map onto image(), ref()
+// and the duration flags.
 import { createControlPlaneClient, iterateDeployments, type ControlPlaneClient } from '@agentplane/control-plane';
 import { FakeControlPlane, type FakeOutcome } from './fake-control-plane.js';
 
-/** How a revision ends: a terminal status, or NEVER (stays in progress, for timeouts and SIGINT). */
-export type Outcome = 'DEPLOYED' | 'CREATE_FAILED' | 'BUILD_FAILED' | 'DEPLOY_FAILED' | 'INTERRUPTED' | 'SKIPPED' | 'NEVER';
+/**
+ * How a revision made from an image or ref ends: a terminal status, or SLOW (still in progress
+ * well after `shortTimeoutFlag`, for timeouts, --no-wait and SIGINT). SKIPPED is not an outcome
+ * of the image: the scenarios make it the way it happens, by deploying again before the first
+ * revision finished.
+ */
+export type Outcome = 'DEPLOYED' | 'CREATE_FAILED' | 'BUILD_FAILED' | 'DEPLOY_FAILED' | 'INTERRUPTED' | 'SLOW';
 
 export interface Target {
   label: string;
@@ -23,7 +30,7 @@ export interface Target {
   /** --interval (and a --timeout for waits that should finish) suited to the server's revision clock. */
   intervalFlag: string;
   timeoutFlag: string;
-  /** A --timeout short enough for a NEVER revision to time out quickly. */
+  /** A --timeout that a SLOW revision outlasts. */
   shortTimeoutFlag: string;
   close?(): Promise<void>;
 }
@@ -56,8 +63,7 @@ const FAKE_SUFFIX: Record<Outcome, FakeOutcome> = {
   BUILD_FAILED: 'build-failed',
   DEPLOY_FAILED: 'deploy-failed',
   INTERRUPTED: 'interrupted',
-  SKIPPED: 'skipped',
-  NEVER: 'never',
+  SLOW: 'never',
 };
 
 function fakeTarget(fake: FakeControlPlane, label: string, baseUrl: string, fetch: Target['fetch'], close?: () => Promise<void>): Target {
