@@ -213,6 +213,34 @@ describe('deploy requests', () => {
     expect(fake.writes()).toEqual([]);
   });
 
+  it('updates instead when another deploy created the name between the lookup and the create', async () => {
+    const fake = new FakeControlPlane();
+    let raced = false;
+    const fetch = async (request: Request) => {
+      if (request.method === 'POST' && !raced) {
+        raced = true; // the other deploy wins the race
+        fake.seed({ name: 'billing', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } });
+      }
+      return fake.fetch(request);
+    };
+    const result = await cli(['deploy', 'billing', '--image', 'r/a:2', ...fast, '--json'], { env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: fake.apiKey, CI: '1' }, fetch });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('was created meanwhile');
+    expect(fake.writes()).toEqual(['POST /v2/deployments', `PATCH /v2/deployments/${fake.byName('billing')!.deployment.id}`]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ created: false, deployment: { source_revision_config: { image_uri: 'r/a:2' } } });
+    expect([...fake.stored.values()].filter((s) => s.deployment.name === 'billing')).toHaveLength(1);
+  });
+
+  it('a create refused as invalid (422) for another reason stays an error naming the flag (exit 3)', async () => {
+    const fetch = async (request: Request) =>
+      request.method === 'GET'
+        ? json(200, { resources: [], offset: 0 })
+        : json(422, { detail: [{ loc: ['body', 'name'], msg: 'String should have at most 63 characters', type: 'string_too_long' }] });
+    const result = await cli(['deploy', 'x', '--image', 'r/a:1'], { env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: 'k' }, fetch });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('  <name> (body.name): String should have at most 63 characters');
+  });
+
   it('refuses to create from git without all three git flags, naming the missing ones', async () => {
     const { fake, run } = setup();
     const result = await run(['deploy', 'new-one', '--ref', 'main']);

@@ -30,18 +30,29 @@ export async function deployCommand(ctx: Context): Promise<ExitCode> {
   if (ctx.signal?.aborted) throw ctx.signal.reason; // interrupted before anything changed
   // From here on nothing is aborted half-way: a create or update is sent whole (no signal), and
   // an interrupt that came meanwhile ends the wait before its first poll.
+  const update = async (current: Deployment) => {
+    const body = updateBody(current, source, secrets);
+    ctx.note(`Updating deployment ${name} (${current.id}): ${describeChange(source)}`);
+    return unwrap(await client.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: current.id } }, body }));
+  };
   let deployment: Deployment;
-  let created: boolean;
+  let created = false;
   if (existing) {
-    const body = updateBody(existing, source, secrets);
-    ctx.note(`Updating deployment ${name} (${existing.id}): ${describeChange(source)}`);
-    deployment = unwrap(await client.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: existing.id } }, body }));
-    created = false;
+    deployment = await update(existing);
   } else {
     const body = createBody(name, source, secrets);
     ctx.note(`Creating deployment ${name} (${body.source}): ${describeChange(source)}`);
-    deployment = unwrap(await client.POST('/v2/deployments', { body }));
-    created = true;
+    const result = await client.POST('/v2/deployments', { body });
+    // A create refused because of its name, while another deploy created that name meanwhile:
+    // update the deployment that now exists instead of failing (and never create a second).
+    const raced = result.response.status === 422 ? await findDeploymentByName(client, name) : undefined;
+    if (raced) {
+      ctx.note(`A deployment named ${name} was created meanwhile (${raced.id}); updating it instead.`);
+      deployment = await update(raced);
+    } else {
+      deployment = unwrap(result);
+      created = true;
+    }
   }
   ctx.note(`${created ? 'Created' : 'Updated'} ${name} (${deployment.id}); new revision ${deployment.latest_revision_id}`);
 

@@ -188,7 +188,8 @@ export class FakeControlPlane {
         return invalid(['body', 'source_config', 'build_on_push'], 'Input should be False for a tag ref', 'literal_error');
       }
     }
-    if (this.byName(body.name)) return json(409, { detail: `A deployment named ${body.name} already exists.` });
+    // As the emulator answers it: names are unique within the tenant.
+    if (this.byName(body.name)) return invalid(['body', 'name'], `A deployment named ${body.name} already exists in this tenant`, 'value_error');
     return json(201, this.create(body));
   }
 
