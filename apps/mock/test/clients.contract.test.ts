@@ -17,11 +17,15 @@ type Call<C> = (client: C, headers: Record<string, string>) => Promise<{ data?: 
 
 /** One typed call per operation: if an operation's shape changes, this table stops compiling. */
 const controlPlaneCalls: Record<string, Call<ControlPlaneClient>> = {
+  listDeployments: (c, headers) => c.GET('/v2/deployments', { headers, params: { query: { name_contains: 'billing', limit: 20, offset: 0 } } }),
   createDeployment: (c, headers) =>
     c.POST('/v2/deployments', { headers, body: { name: 'billing-agent', source: 'external_container', source_revision_config: { image_uri: 'registry.acme.internal/agents/billing-agent:1.8.2' } } }),
   getDeployment: (c, headers) => c.GET('/v2/deployments/{deployment_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID } } }),
   updateDeployment: (c, headers) =>
     c.PATCH('/v2/deployments/{deployment_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID } }, body: { source_revision_config: { image_uri: 'r/a:2' } } }),
+  deleteDeployment: (c, headers) => c.DELETE('/v2/deployments/{deployment_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID } } }),
+  listRevisions: (c, headers) =>
+    c.GET('/v2/deployments/{deployment_id}/revisions', { headers, params: { path: { deployment_id: DEPLOYMENT_ID }, query: { status: 'DEPLOYED', limit: 5 } } }),
   getRevision: (c, headers) =>
     c.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID, revision_id: REVISION_ID } } }),
   getOauthProvider: (c, headers) => c.GET('/v2/auth/providers/{provider_id}', { headers, params: { path: { provider_id: 'github' } } }),
@@ -63,7 +67,9 @@ for (const suite of suites) {
           expect(result.response.status).toBe(Number(status));
           const body = status.startsWith('2') ? result.data : result.error;
           expect(status.startsWith('2') ? result.error : result.data).toBeUndefined();
-          expect(validate(responseSchema(spec, op, status) as object, body).errors).toBe('');
+          const schema = responseSchema(spec, op, status);
+          if (schema) expect(validate(schema, body).errors).toBe('');
+          else expect(body, 'an answer without a body gives no data').toBeUndefined();
         });
       }
     }

@@ -1,6 +1,6 @@
-// The client packages as users get them: `npm pack` each, install the tarballs into a fresh
-// project outside the workspace, type-check a small program against their declarations, then
-// run it against the Prism mocks.
+// The packages as users get them: `npm pack` each, install the tarballs into a fresh project
+// outside the workspace, type-check a small program against their declarations, then run it
+// (and the installed `agentplane` executable) against the Prism mocks.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,7 +9,7 @@ import { afterAll, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from '../../../scripts/lib/apis.js';
 
 const urls = inject('mockUrls');
-const PACKAGES = ['client-core', 'control-plane', 'agent-server'];
+const PACKAGES = ['client-core', 'control-plane', 'agent-server', 'cli'];
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-packed-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
@@ -61,4 +61,11 @@ it('packs, installs outside the workspace, type-checks and runs against the mock
   // The static mock answers every page with the same 2 threads and X-Pagination-Total: 42, so the
   // iterator reads 21 pages and stops at the total.
   expect(JSON.parse(output)).toEqual({ pool: 'python-pool', revision: 'DEPLOYED', thread: 'idle', searched: 42 });
+
+  // The CLI's bin, linked by npm from the installed tarball.
+  const bin = path.join(project, 'node_modules', '.bin', 'agentplane');
+  const env = { PATH: process.env.PATH ?? '', AGENTPLANE_BASE_URL: urls['control-plane']!, AGENTPLANE_API_KEY: 'packed-test' };
+  expect(execFileSync(bin, ['--version'], { cwd: project, encoding: 'utf8', env }).trim()).toBe('0.1.0');
+  const pool = JSON.parse(execFileSync(bin, ['pool', 'get', 'python-pool', '--json'], { cwd: project, encoding: 'utf8', env }));
+  expect(pool.pool.name).toBe('python-pool');
 }, 180_000);

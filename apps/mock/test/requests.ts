@@ -33,12 +33,13 @@ export function firstRequestExample(spec: any, op: Operation): unknown {
   return resolveRef(spec, Object.values(examples)[0]).value;
 }
 
-export function responseSchema(spec: any, op: Operation, status: string): unknown {
-  return resolveRef(spec, op.operation.responses[status]).content['application/json'].schema;
+/** The JSON schema of that answer's body, or undefined for an answer without a body (204). */
+export function responseSchema(spec: any, op: Operation, status: string): object | undefined {
+  return resolveRef(spec, op.operation.responses[status]).content?.['application/json'].schema;
 }
 
 export function responseExamples(spec: any, op: Operation, status: string): [string, unknown][] {
-  const examples = resolveRef(spec, op.operation.responses[status]).content['application/json'].examples ?? {};
+  const examples = resolveRef(spec, op.operation.responses[status]).content?.['application/json'].examples ?? {};
   return Object.entries(examples).map(([name, example]) => [name, resolveRef(spec, example).value]);
 }
 

@@ -1,6 +1,14 @@
 // @agentplane/control-plane: the typed client of the agentplane control plane API.
 export { createControlPlaneClient, type ControlPlaneClient, type ControlPlaneClientOptions, type ControlPlaneCredentials } from './client.js';
 export {
+  findDeploymentByName,
+  iterateDeployments,
+  iterateRevisions,
+  type ListDeploymentsFilter,
+  type ListRevisionsFilter,
+  type PageOptions,
+} from './pagination.js';
+export {
   REVISION_FAILURE_STATUSES,
   REVISION_SUCCESS_STATUS,
   RevisionFailedError,

@@ -2,7 +2,8 @@
 // status, resolve on DEPLOYED, reject with the final revision on a failure, reject on timeout
 // naming the last status seen. Transient trouble while polling (network errors, 429, 5xx that
 // outlast the client's own retries) never ends the wait; a 4xx (bad credentials, unknown IDs)
-// does, at once, because polling again cannot fix it.
+// does, at once, because polling again cannot fix it. The timeout bounds the whole wait, a poll
+// the server never answers included.
 import { ApiError, sleep, unwrap } from '@agentplane/client-core';
 import type { ControlPlaneClient } from './client.js';
 import type { Deployment, DeploymentCreate, DeploymentUpdate, Revision, RevisionStatus } from './generated/openapi.js';
@@ -64,7 +65,7 @@ export async function waitForRevision(client: ControlPlaneClient, options: WaitF
   let last: Revision | undefined;
   for (;;) {
     signal?.throwIfAborted();
-    const revision = await pollOnce(client, deploymentId, revisionId, signal);
+    const revision = await pollOnce(client, deploymentId, revisionId, signal, deadline);
     if (revision) {
       if (revision.status !== last?.status) onStatus?.(revision);
       last = revision;
@@ -77,17 +78,30 @@ export async function waitForRevision(client: ControlPlaneClient, options: WaitF
   }
 }
 
-/** One poll: the revision, or undefined for a transient failure worth polling again. */
-async function pollOnce(client: ControlPlaneClient, deploymentId: string, revisionId: string, signal: AbortSignal | undefined): Promise<Revision | undefined> {
+/**
+ * One poll: the revision, or undefined for a transient failure worth polling again. A poll still
+ * unanswered at the deadline is aborted and counts as transient; the caller then times out.
+ */
+async function pollOnce(
+  client: ControlPlaneClient,
+  deploymentId: string,
+  revisionId: string,
+  signal: AbortSignal | undefined,
+  deadline: number,
+): Promise<Revision | undefined> {
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(new Error('the wait timed out during a poll')), Math.max(0, deadline - Date.now()));
   let result;
   try {
     result = await client.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
       params: { path: { deployment_id: deploymentId, revision_id: revisionId } },
-      ...(signal ? { signal } : {}),
+      signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal,
     });
   } catch {
     if (signal?.aborted) throw signal.reason;
-    return undefined; // network error
+    return undefined; // network error, or the deadline passed during the poll
+  } finally {
+    clearTimeout(timer);
   }
   const status = result.response.status;
   if (result.data) return result.data;

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createValidator, loadBundle } from '../../../scripts/lib/openapi.js';
+import { createValidator, loadBundle, resolveRef } from '../../../scripts/lib/openapi.js';
 import { describeSpecContract } from '../../../scripts/testing/spec-contract.js';
 
 describeSpecContract('control-plane', [
+  { operationId: 'listDeployments', method: 'get', path: '/v2/deployments', statuses: ['200', '401', '422'] },
   { operationId: 'createDeployment', method: 'post', path: '/v2/deployments', statuses: ['201', '401', '422'] },
   { operationId: 'getDeployment', method: 'get', path: '/v2/deployments/{deployment_id}', statuses: ['200', '401', '404', '422'] },
   { operationId: 'updateDeployment', method: 'patch', path: '/v2/deployments/{deployment_id}', statuses: ['200', '401', '404', '422'] },
+  { operationId: 'deleteDeployment', method: 'delete', path: '/v2/deployments/{deployment_id}', statuses: ['204', '401', '404', '422'] },
+  { operationId: 'listRevisions', method: 'get', path: '/v2/deployments/{deployment_id}/revisions', statuses: ['200', '401', '404', '422'] },
   {
     operationId: 'getRevision',
     method: 'get',
@@ -97,7 +100,7 @@ describe('control-plane contract decisions', () => {
   it('never returns secret values and keeps response schemas open to new fields', () => {
     expect(Object.keys(spec.components.schemas.SecretName.properties)).toEqual(['name']);
     expect(spec.components.schemas.Secret.properties.value.writeOnly).toBe(true);
-    for (const name of ['Deployment', 'Revision', 'OAuthProvider', 'SandboxPool', 'SourceRevisionConfig', 'SourceConfig']) {
+    for (const name of ['Deployment', 'DeploymentList', 'Revision', 'RevisionList', 'OAuthProvider', 'SandboxPool', 'SourceRevisionConfig', 'SourceConfig']) {
       expect(spec.components.schemas[name].additionalProperties, name).toBeUndefined();
     }
     for (const name of ['DeploymentCreate', 'DeploymentUpdate', 'SourceConfigInput', 'SourceRevisionConfigInput', 'Secret']) {
@@ -109,6 +112,34 @@ describe('control-plane contract decisions', () => {
     expect(validate(schema('SandboxPoolNotFoundError'), { detail: { error: 'NotFound', message: 'Resource not found.' } }).errors).toBe('');
     expect(validate(schema('SandboxPoolNotFoundError'), { detail: 'Resource not found.' }).valid).toBe(false);
     expect(validate(schema('ErrorDetail'), { detail: 'Deployment ID 0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50 not found.' }).errors).toBe('');
+  });
+
+  it('pages both listings with limit 1–100 (default 20) and offset ≥ 0 (default 0), answering {resources, offset}', () => {
+    const params = spec.components.parameters;
+    expect(params.Limit).toMatchObject({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
+    expect(params.Offset).toMatchObject({ name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } });
+    expect(params.NameContains).toMatchObject({ name: 'name_contains', in: 'query', required: false });
+    expect(params.RevisionStatusFilter).toMatchObject({ name: 'status', in: 'query', required: false, schema: { $ref: '#/components/schemas/RevisionStatus' } });
+    for (const [route, names] of [
+      ['/v2/deployments', ['name_contains', 'limit', 'offset']],
+      ['/v2/deployments/{deployment_id}/revisions', ['status', 'limit', 'offset']],
+    ] as const) {
+      const query = spec.paths[route].get.parameters.map((p: any) => resolveRef(spec, p)).filter((p: any) => p.in === 'query');
+      expect(query.map((p: any) => p.name), route).toEqual(names);
+    }
+    for (const name of ['DeploymentList', 'RevisionList']) {
+      expect(spec.components.schemas[name].required, name).toEqual(['resources', 'offset']);
+      expect(spec.components.schemas[name].additionalProperties, name).toBeUndefined();
+    }
+    expect(validate(schema('DeploymentList'), { resources: [], offset: -1 }).valid).toBe(false);
+    expect(validate(schema('RevisionList'), { resources: [{ id: 'x' }], offset: 0 }).valid).toBe(false);
+  });
+
+  it('deletes with 204 and no body, and answers a missing deployment with the getDeployment 404', () => {
+    const remove = spec.paths['/v2/deployments/{deployment_id}'].delete;
+    expect(remove.responses['204'].content).toBeUndefined();
+    expect(remove.responses['404']).toEqual(spec.paths['/v2/deployments/{deployment_id}'].get.responses['404']);
+    expect(spec.paths['/v2/deployments/{deployment_id}/revisions'].get.responses['404']).toEqual(remove.responses['404']);
   });
 
   it('requires every OAuth provider field, nullable where DESIGN.md says', () => {

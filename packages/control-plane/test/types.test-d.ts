@@ -1,7 +1,7 @@
 // Type tests, checked by `npm run typecheck` (tsc): each `@ts-expect-error` line must fail to
 // compile, and tsc fails if one of them ever compiles. Never executed.
 import { expectTypeOf } from 'vitest';
-import { createControlPlaneClient, type Deployment, type Revision, type RevisionStatus } from '../src/index.js';
+import { createControlPlaneClient, type Deployment, type DeploymentList, type Revision, type RevisionList, type RevisionStatus } from '../src/index.js';
 
 export async function typeTests() {
   const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k' });
@@ -29,6 +29,20 @@ export async function typeTests() {
   // Two credentials at once.
   // @ts-expect-error exactly one credential
   createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', bearerToken: 't' });
+
+  // Listing: a misspelt query parameter, and a status that is not a RevisionStatus.
+  // @ts-expect-error `nameContains` is not a query parameter; it is `name_contains`
+  await client.GET('/v2/deployments', { params: { query: { nameContains: 'billing' } } });
+  // @ts-expect-error `deployed` is not a RevisionStatus (they are upper case)
+  await client.GET('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: 'd' }, query: { status: 'deployed' } } });
+  const page = await client.GET('/v2/deployments', { params: { query: { name_contains: 'billing', limit: 100, offset: 0 } } });
+  if (page.data) expectTypeOf(page.data).toEqualTypeOf<DeploymentList>();
+  if (page.data) expectTypeOf(page.data.resources).toEqualTypeOf<Deployment[]>();
+  const history = await client.GET('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: 'd' } } });
+  if (history.data) expectTypeOf(history.data).toEqualTypeOf<RevisionList>();
+  // A DELETE answers 204 without a body.
+  const removed = await client.DELETE('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: 'd' } } });
+  expectTypeOf(removed.data).toEqualTypeOf<undefined>();
 
   const revision = await client.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
     params: { path: { deployment_id: 'd', revision_id: 'r' } },

@@ -107,6 +107,31 @@ describe('waitForRevision', () => {
     expect((error as RevisionTimeoutError).lastStatus).toBeUndefined();
   });
 
+  it('times out even when a poll is never answered', async () => {
+    let polls = 0;
+    const fetch = (request: Request) => {
+      polls++;
+      if (polls === 1) return Promise.resolve(json(200, revision('BUILDING')));
+      // The server hangs: this answer only ends when the request is aborted.
+      return new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
+    };
+    const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch, retry: false });
+    const { error } = await settle(waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 1000, timeoutMs: 5000 }));
+    expect(error).toBeInstanceOf(RevisionTimeoutError);
+    expect((error as RevisionTimeoutError).lastStatus).toBe('BUILDING');
+    expect(polls).toBe(2);
+  });
+
+  it('aborts a poll in flight when the signal aborts', async () => {
+    const fetch = (request: Request) => new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
+    const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch, retry: false });
+    const controller = new AbortController();
+    const outcome = waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, signal: controller.signal }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort(new Error('SIGINT'));
+    expect(await outcome).toEqual(new Error('SIGINT'));
+  });
+
   it('stops polling when the signal aborts', async () => {
     const { client, polls } = scriptedControlPlane(['BUILDING']);
     const controller = new AbortController();
