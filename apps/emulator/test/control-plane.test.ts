@@ -231,3 +231,37 @@ describe('revision lifecycle', () => {
     }
   });
 });
+
+describe('listing and deleting', () => {
+  it('lists the tenant deployments newest first, filters by name case-insensitively, pages with offset echoed', async () => {
+    const prefix = `Listing${crypto.randomUUID().slice(0, 6)}`;
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await create({ ...container('registry/app:1'), name: `${prefix.toLowerCase()}-${i}` }));
+    const page = async (query: { name_contains?: string; limit?: number; offset?: number }) => (await f.control.GET('/v2/deployments', { params: { query } })).data!;
+    const all = await page({ name_contains: prefix.toUpperCase(), limit: 100 });
+    expect(all.resources.map((d) => d.name)).toEqual(made.map((d) => d.name).reverse());
+    expect(all.offset).toBe(0);
+    const second = await page({ name_contains: prefix, limit: 2, offset: 2 });
+    expect(second).toEqual({ resources: all.resources.slice(2, 4), offset: 2 });
+    expect((await page({ name_contains: prefix, offset: 10 })).resources).toEqual([]);
+    expect((await f.controlAs('key-b').GET('/v2/deployments', { params: { query: { name_contains: prefix } } })).data!.resources).toEqual([]);
+  });
+
+  it('lists revisions newest first with the status filter; delete removes the deployment, its revisions and frees the name', async () => {
+    const deployment = await create(container('registry/app:1'));
+    const path = { deployment_id: deployment.id };
+    await walk(deployment.id, deployment.latest_revision_id);
+    const second = (await f.control.PATCH('/v2/deployments/{deployment_id}', { params: { path }, body: { source_revision_config: { image_uri: 'registry/app:2' } } })).data!;
+    const revisions = (await f.control.GET('/v2/deployments/{deployment_id}/revisions', { params: { path } })).data!;
+    expect(revisions.resources.map((r) => r.id)).toEqual([second.latest_revision_id, deployment.latest_revision_id]);
+    const deployed = (await f.control.GET('/v2/deployments/{deployment_id}/revisions', { params: { path, query: { status: 'DEPLOYED' } } })).data!;
+    expect(deployed.resources.map((r) => r.id)).toEqual([deployment.latest_revision_id]);
+
+    const removed = await f.control.DELETE('/v2/deployments/{deployment_id}', { params: { path } });
+    expect(removed.response.status).toBe(204);
+    expect((await f.control.GET('/v2/deployments/{deployment_id}', { params: { path } })).response.status).toBe(404);
+    expect((await f.control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { params: { path: { ...path, revision_id: deployment.latest_revision_id } } })).response.status).toBe(404);
+    expect((await f.control.DELETE('/v2/deployments/{deployment_id}', { params: { path } })).response.status).toBe(404);
+    expect((await create({ ...container('registry/app:3'), name: deployment.name })).name).toBe(deployment.name);
+  });
+});

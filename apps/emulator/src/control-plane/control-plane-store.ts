@@ -36,6 +36,8 @@ export class ControlPlaneStore {
     this.s = {
       getDeployment: db.prepare('SELECT * FROM deployments WHERE tenant_id = ? AND id = ?'),
       findDeploymentByName: db.prepare('SELECT * FROM deployments WHERE tenant_id = ? AND name = ?'),
+      listDeployments: db.prepare('SELECT * FROM deployments WHERE tenant_id = ? ORDER BY created_at DESC, id DESC'),
+      deleteDeployment: db.prepare('DELETE FROM deployments WHERE tenant_id = ? AND id = ?'),
       insertDeployment: db.prepare(
         'INSERT INTO deployments (id, tenant_id, name, source, source_config, secrets, latest_revision_id, created_at, updated_at) VALUES (@id, @tenant_id, @name, @source, @source_config, @secrets, @latest_revision_id, @created_at, @updated_at)',
       ),
@@ -71,6 +73,16 @@ export class ControlPlaneStore {
 
   findDeploymentByName(tenantId: string, name: string): DeploymentRow | undefined {
     return parseDeployment(this.s.findDeploymentByName.get(tenantId, name) as Raw<DeploymentRow, 'source_config' | 'secrets'> | undefined);
+  }
+
+  /** The tenant's deployments, newest first (`created_at`, then `id`). */
+  listDeployments(tenantId: string): DeploymentRow[] {
+    return (this.s.listDeployments.all(tenantId) as Raw<DeploymentRow, 'source_config' | 'secrets'>[]).map((raw) => parseDeployment(raw)!);
+  }
+
+  /** Deletes the deployment; its revisions go with it (foreign key cascade). */
+  deleteDeployment(tenantId: string, id: string): boolean {
+    return this.s.deleteDeployment.run(tenantId, id).changes > 0;
   }
 
   insertDeployment(row: DeploymentRow): void {

@@ -114,6 +114,28 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
       });
     },
 
+    listDeployments({ query, principal }) {
+      const needle = typeof query.name_contains === 'string' ? query.name_contains.toLowerCase() : '';
+      const matching = store.listDeployments(principal.id).filter((d) => d.name.toLowerCase().includes(needle));
+      const page = matching.slice(query.offset, query.offset + query.limit);
+      return { status: 200, body: { resources: page.map(toDeployment), offset: query.offset } };
+    },
+
+    deleteDeployment({ path, principal }) {
+      const id = canonicalUuid(path.deployment_id);
+      if (!store.deleteDeployment(principal.id, id)) throw deploymentNotFound(id);
+      return { status: 204 };
+    },
+
+    listRevisions({ path, query, principal }) {
+      const deployment = requireDeployment(principal, canonicalUuid(path.deployment_id));
+      const at = now();
+      // Revisions are numbered in creation order, so newest first is by `seq`.
+      const revisions = store.revisions(deployment.id).map((row) => toRevision(row, at));
+      const matching = query.status ? revisions.filter((r) => r.status === query.status) : revisions;
+      return { status: 200, body: { resources: matching.slice(query.offset, query.offset + query.limit), offset: query.offset } };
+    },
+
     getDeployment({ path, principal }) {
       return { status: 200, body: toDeployment(requireDeployment(principal, canonicalUuid(path.deployment_id))) };
     },
