@@ -389,13 +389,39 @@ const badPathParamCase: fc.Arbitrary<Case> = pick(WITH_PATH_PARAMS)
     };
   });
 
-/** A query parameter of the wrong type (`subgraphs=maybe`). */
-const badQueryCase: fc.Arbitrary<Case> = pick(OPERATIONS.filter((o) => o.queryParams.length > 0))
-  .chain((info) => fc.tuple(fc.constant(info), pick(info.queryParams), fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('yes', 'no', '2', 'TRUE ', 'null', '[]'))))
-  .filter(([, parameter, value]) => !(acceptedTypes(SPECS['agent-server'].spec, parameter.schema).has('boolean') && ['true', 'false', '1', '0'].includes(value)))
-  .map(([info, parameter, value]) => {
-    const request: RawRequest = { method: info.op.method.toUpperCase(), path: `${pathOf(info)}?${parameter.name}=${encodeURIComponent(value)}` };
-    return { api: info.api, request, check: (response: RawResponse) => expect422At(info.api, request, response, ['query', parameter.name]) };
+/**
+ * Text a query parameter's schema refuses, even after the coercion query strings get (`"5"` is an
+ * integer, so only text that is no number at all, or out of range, is bad): null when it takes any text.
+ */
+function badQueryText(spec: any, node: any): fc.Arbitrary<string> | null {
+  const schema = resolveRef(spec, node);
+  const letters = fc.stringMatching(/^[a-z]{1,10}$/);
+  const types = acceptedTypes(spec, schema);
+  if (types.has('boolean')) return fc.oneof(letters, fc.constantFrom('yes', 'no', '2', 'TRUE ', 'null', '[]')).filter((v) => v !== 'true' && v !== 'false');
+  if (types.has('integer')) {
+    const options: fc.Arbitrary<string>[] = [letters, fc.constantFrom('1.5', '--1', '[]', '{}', 'null')];
+    if (typeof schema.minimum === 'number') options.push(fc.integer({ min: -1e6, max: schema.minimum - 1 }).map(String));
+    if (typeof schema.maximum === 'number') options.push(fc.integer({ min: schema.maximum + 1, max: 2 ** 40 }).map(String));
+    return fc.oneof(...options);
+  }
+  if (schema.enum) return fc.oneof(letters, fc.constantFrom('', ' ', 'deployed')).filter((v) => !schema.enum.includes(v));
+  if (typeof schema.maxLength === 'number') return fc.integer({ min: schema.maxLength + 1, max: schema.maxLength + 50 }).map((n) => 'q'.repeat(n));
+  return null;
+}
+
+const QUERY_MUTATIONS = OPERATIONS.flatMap((info) =>
+  info.queryParams.flatMap((parameter: any) => {
+    const bad = badQueryText(SPECS[info.api].spec, parameter.schema);
+    return bad ? [{ info, name: parameter.name as string, bad }] : [];
+  }),
+);
+
+/** A query parameter with text its schema refuses (`subgraphs=maybe`, `limit=0`). */
+const badQueryCase: fc.Arbitrary<Case> = pick(QUERY_MUTATIONS)
+  .chain(({ info, name, bad }) => fc.tuple(fc.constant(info), fc.constant(name), bad))
+  .map(([info, name, value]) => {
+    const request: RawRequest = { method: info.op.method.toUpperCase(), path: `${pathOf(info)}?${name}=${encodeURIComponent(value)}` };
+    return { api: info.api, request, check: (response: RawResponse) => expect422At(info.api, request, response, ['query', name]) };
   });
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'PURGE', 'LINK', 'SEARCH'];
@@ -510,7 +536,7 @@ describe('invalid requests: never a 5xx, only documented 4xx shapes, and the 422
   property('invalid JSON', invalidJsonCase, 300);
   property('a wrong or missing content type', contentTypeCase, 200);
   property('a bad path parameter (bad UUIDs, patterns, lengths, encodings)', badPathParamCase, 400);
-  property('a bad query parameter', badQueryCase, 80);
+  property('a bad query parameter (not a number, out of range, not in the enum, too long)', badQueryCase, 150);
   property('a method the path does not declare', wrongMethodCase, 150);
   property('random methods on random and mangled paths', randomRouteCase, 400);
 
@@ -573,6 +599,7 @@ describe('invalid requests: never a 5xx, only documented 4xx shapes, and the 422
         json: /^application\/json/.test(answer.headers['content-type'] ?? '') && typeof (json as { detail?: unknown })?.detail === 'string',
       };
     }
+    console.log(JSON.stringify(answers));
     expect(answers).toEqual(Object.fromEntries(Object.keys(exchanges).map((name) => [name, { answer: '4xx', json: true }])));
   });
 });
