@@ -8,6 +8,7 @@
 // create with a bad superstep stores nothing.
 import type { components } from '@agentplane/agent-server';
 import type { ValidationIssue } from '../spec/validation-errors.js';
+import { setOwn } from '../shared/canonical-json.js';
 import { newId } from '../shared/ids.js';
 
 type Superstep = components['schemas']['Superstep'];
@@ -33,13 +34,13 @@ export function planSupersteps(
   supersteps.forEach((superstep, s) => {
     const writes: Record<string, unknown> = {};
     for (const [u, update] of superstep.updates.entries()) {
-      writes[update.as_node] = update.values ?? null;
+      setOwn(writes, update.as_node, update.values ?? null);
       if (!update.values) continue;
       const loc = ['supersteps', s, 'updates', u, 'values'];
       const next = { ...values };
       for (const [key, value] of Object.entries(update.values)) {
         if (key !== 'messages') {
-          next[key] = value;
+          setOwn(next, key, value);
           continue;
         }
         const merged = mergeMessages(values.messages, value, [...loc, 'messages'], options.checkMessage);

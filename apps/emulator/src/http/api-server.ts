@@ -80,6 +80,19 @@ export function createApiServer<Principal>(options: ApiServerOptions<Principal>)
       },
     );
   });
+  // Requests Node's parser refuses (an unknown method, broken framing, oversized headers) never
+  // reach the handler above; answer them in the same JSON shape instead of Node's bare 400.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify({ detail: status === 431 ? 'Request headers too large.' : `Malformed HTTP request (${error.code ?? 'parse error'}).` });
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+  // CONNECT (a proxy tunnel request) bypasses the request handler too; no route accepts it.
+  server.on('connect', (_req: http.IncomingMessage, socket: import('node:net').Socket) => {
+    const body = JSON.stringify({ detail: 'Method Not Allowed' });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
   server.keepAliveTimeout = 30_000;
   return server;
 }
@@ -87,8 +100,12 @@ export function createApiServer<Principal>(options: ApiServerOptions<Principal>)
 async function handle<Principal>(req: http.IncomingMessage, options: ApiServerOptions<Principal>, maxDepth: number): Promise<ApiResponse> {
   let operation: CompiledOperation | undefined;
   try {
-    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
-    const route = matchRoute(options.api.operations, req.method ?? 'GET', url.pathname);
+    // Split by hand: `new URL` reads a path starting with `//` as a host name and throws.
+    const target = req.url ?? '/';
+    const queryAt = target.indexOf('?');
+    const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
+    const searchParams = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
+    const route = matchRoute(options.api.operations, req.method ?? 'GET', pathname);
     if (route.kind === 'not-found') throw new HttpError(404, 'Not Found');
     if (route.kind === 'method-not-allowed') throw new HttpError(405, 'Method Not Allowed', { allow: route.allowed.join(', ') });
     operation = route.operation;
@@ -103,7 +120,7 @@ async function handle<Principal>(req: http.IncomingMessage, options: ApiServerOp
     const path = route.params;
     issues.push(...(operation.checkPath(path) ?? []));
     const query: Record<string, unknown> = {};
-    for (const [name, value] of url.searchParams) if (!(name in query)) query[name] = value;
+    for (const [name, value] of searchParams) if (!Object.hasOwn(query, name)) query[name] = value;
     issues.push(...(operation.checkQuery(query) ?? []));
 
     const raw = await readBody(req, options.maxBodyBytes);

@@ -16,5 +16,13 @@ export function valueHash(value: unknown): string {
 
 /** Whether every key of `filter` is in `target` with a deep-equal value. */
 export function matchesFilter(target: Record<string, unknown>, filter: Record<string, unknown>): boolean {
-  return Object.entries(filter).every(([key, value]) => key in target && canonicalJson(target[key]) === canonicalJson(value));
+  return Object.entries(filter).every(([key, value]) => Object.hasOwn(target, key) && canonicalJson(target[key]) === canonicalJson(value));
+}
+
+/**
+ * Sets an own property whatever its name: a plain assignment to `__proto__` would replace the
+ * object's prototype instead of storing the client's key.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
