@@ -2,6 +2,12 @@
 // same local server, in the same process (ratio of medians, rounds interleaved so machine noise
 // hits all three alike), and the min+gzip size of each package entry with its dependencies
 // bundled, next to openapi-fetch alone.
+//
+// AGENTPLANE_BENCH_BREAKDOWN=1 adds, after the table (which it does not change), a second
+// interleaved measurement that builds the control-plane client up layer by layer: openapi-fetch's
+// own per-call work (with a trivial Request stand-in and fixed path and query strings), then the
+// clients' OutgoingRequest and serializers, the auth middleware, the retrying fetch. It says where
+// the overhead against raw fetch goes.
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -47,22 +53,8 @@ export async function run() {
     'agent-server client (getThread)': () => agentServer.GET('/threads/{thread_id}', { params: { path: { thread_id: THREAD.thread_id } } }),
   };
 
-  /** @type {Record<string, number[]>} per-request times, ms */
-  const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-  for (const fn of Object.values(contenders)) for (let i = 0; i < 200; i++) await fn(); // warm-up
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, fn] of Object.entries(contenders)) {
-      for (let i = 0; i < REQUESTS_PER_ROUND; i++) {
-        const started = performance.now();
-        await fn();
-        samples[name].push(performance.now() - started);
-      }
-    }
-  }
-  server.close();
+  const medians = await measure(contenders);
 
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const medians = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
   const rows = [
     ['raw fetch (GET pool)', medians['raw fetch (GET pool)'], ''],
     ['openapi-fetch alone (GET pool), reference', medians['openapi-fetch alone (GET pool)'], `ratio ${(medians['openapi-fetch alone (GET pool)'] / medians['raw fetch (GET pool)']).toFixed(3)}`],
@@ -73,6 +65,9 @@ export async function run() {
   console.log(`per-request latency, median of ${ROUNDS * REQUESTS_PER_ROUND} sequential requests each (interleaved rounds):`);
   const width = Math.max(...rows.map((r) => r[0].length));
   for (const [name, ms, note] of rows) console.log(`  ${name.padEnd(width)}  ${(ms * 1000).toFixed(0).padStart(6)} µs  ${note}`);
+
+  if (process.env.AGENTPLANE_BENCH_BREAKDOWN) await breakdown(base);
+  server.close();
 
   console.log('\nmin+gzip size of each entry, dependencies bundled (esbuild --minify, gzip -9):');
   const require = createRequire(import.meta.url);
@@ -87,5 +82,69 @@ export async function run() {
     const gzip = zlib.gzipSync(code, { level: 9 }).length;
     const target = name.startsWith('@agentplane') ? `(target ≤ 8 kB: ${gzip <= 8192 ? 'met' : 'MISSED'})` : '';
     console.log(`  ${name.padEnd(34)} ${(code.length / 1024).toFixed(1).padStart(6)} kB min  ${(gzip / 1024).toFixed(2).padStart(6)} kB min+gzip  ${target}`);
+  }
+}
+
+/** Runs the contenders in interleaved rounds after a warm-up; answers each one's median per-request time, ms. */
+async function measure(contenders) {
+  /** @type {Record<string, number[]>} per-request times, ms */
+  const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
+  for (const fn of Object.values(contenders)) for (let i = 0; i < 200; i++) await fn(); // warm-up
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, fn] of Object.entries(contenders)) {
+      for (let i = 0; i < REQUESTS_PER_ROUND; i++) {
+        const started = performance.now();
+        await fn();
+        samples[name].push(performance.now() - started);
+      }
+    }
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+}
+
+/** The control-plane client's overhead, layer by layer (AGENTPLANE_BENCH_BREAKDOWN=1). */
+async function breakdown(base) {
+  const { default: createClient } = await import('openapi-fetch');
+  const { createApiClient } = await import('@agentplane/client-core');
+  const { createControlPlaneClient } = await import('@agentplane/control-plane');
+  const url = `${base}/v2/sandboxes/pools/python-pool`;
+  const params = { params: { path: { name: 'python-pool' } } };
+  const isRetryable = (/** @type {{ method: string }} */ request) => request.method === 'GET';
+  // openapi-fetch's own per-call work: a Request stand-in that only keeps what fetch needs.
+  class TrivialRequest {
+    constructor(/** @type {string} */ input, /** @type {RequestInit} */ init) {
+      this.url = input;
+      this.method = init.method;
+      this.init = init;
+    }
+  }
+  const engine = createClient({
+    baseUrl: base,
+    Request: /** @type {any} */ (TrivialRequest),
+    fetch: (/** @type {any} */ request) => fetch(request.url, request.init),
+    pathSerializer: () => url,
+    querySerializer: () => '',
+    headers: { 'X-Api-Key': 'bench' },
+  });
+  const withRequest = createApiClient({ baseUrl: base, headers: { 'X-Api-Key': 'bench' }, retry: false }, { isRetryable });
+  const withAuth = createApiClient({ baseUrl: base, retry: false }, { isRetryable, credentials: { 'X-Api-Key': 'bench' } });
+  const client = createControlPlaneClient({ baseUrl: base, apiKey: 'bench' });
+  const layers = {
+    'raw fetch (GET pool)': async () => (await fetch(url, { headers: { 'X-Api-Key': 'bench' } })).json(),
+    'openapi-fetch, trivial Request, fixed path/query': () => engine.GET('/v2/sandboxes/pools/{name}', params),
+    '+ OutgoingRequest and the clients\' serializers': () => withRequest.GET('/v2/sandboxes/pools/{name}', params),
+    '+ auth middleware (key no longer a base header)': () => withAuth.GET('/v2/sandboxes/pools/{name}', params),
+    '+ retrying fetch = control-plane client': () => client.GET('/v2/sandboxes/pools/{name}', params),
+  };
+  const medians = await measure(layers);
+  const raw = medians['raw fetch (GET pool)'];
+  console.log(`\nbreakdown (AGENTPLANE_BENCH_BREAKDOWN), another interleaved run of the same size:`);
+  const width = Math.max(...Object.keys(layers).map((k) => k.length));
+  let previous = raw;
+  for (const [name, ms] of Object.entries(medians)) {
+    const note = name === 'raw fetch (GET pool)' ? '' : `ratio ${(ms / raw).toFixed(3)}  layer ${((ms - previous) * 1000).toFixed(1).padStart(5)} µs`;
+    console.log(`  ${name.padEnd(width)}  ${(ms * 1000).toFixed(0).padStart(6)} µs  ${note}`);
+    previous = ms;
   }
 }

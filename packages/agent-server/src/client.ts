@@ -22,15 +22,21 @@ export function createAgentServerClient(options: AgentServerClientOptions): Agen
 
 const READ_ONLY_POST = [/\/threads\/search$/, /\/threads\/[^/]+\/history$/];
 
-/** Whether sending this request twice has the same effect as sending it once. */
-export async function isSafeToRepeat(request: RequestLike): Promise<boolean> {
+/**
+ * Whether sending this request twice has the same effect as sending it once. Answers at once
+ * (a boolean) from the method and path; only a thread create must read its body, and only that
+ * answer is a promise, so the retry layer awaits nothing on the common path.
+ */
+export function isSafeToRepeat(request: RequestLike): boolean | Promise<boolean> {
   if (request.method === 'GET' || request.method === 'HEAD') return true;
   if (request.method !== 'POST') return false;
   const path = new URL(request.url).pathname;
   if (READ_ONLY_POST.some((pattern) => pattern.test(path))) return true;
-  if (/\/threads$/.test(path)) {
-    const body: unknown = await request.json().catch(() => undefined);
-    return !!body && typeof body === 'object' && typeof (body as { thread_id?: unknown }).thread_id === 'string';
-  }
+  if (/\/threads$/.test(path)) return namesThreadId(request);
   return false;
+}
+
+async function namesThreadId(request: RequestLike): Promise<boolean> {
+  const body: unknown = await request.json().catch(() => undefined);
+  return !!body && typeof body === 'object' && typeof (body as { thread_id?: unknown }).thread_id === 'string';
 }

@@ -34,7 +34,11 @@ describe('createAgentServerClient', () => {
     ['delete', 'DELETE', `/threads/${THREAD_ID}`, undefined, false],
   ])('%s is safe to repeat: %s %s → %s', async (_, method, path, body, expected) => {
     const request = new Request(`http://as.test${path}`, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
-    expect(await isSafeToRepeat(request)).toBe(expected);
+    const verdict = isSafeToRepeat(request);
+    // Only a thread create reads its body; every other answer is immediate, so the retry layer
+    // awaits nothing for them.
+    expect(verdict instanceof Promise).toBe(path === '/threads');
+    expect(await verdict).toBe(expected);
   });
 
   it('retries a search on 502 and a create only when it names its thread_id', async () => {

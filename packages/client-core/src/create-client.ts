@@ -1,9 +1,14 @@
 // The one place an agentplane API client is assembled: openapi-fetch with the light
 // OutgoingRequest, the retrying fetch (safe requests only, as the API decides), and the
 // credential headers as middleware, typed as a StrictClient.
-import createClient from 'openapi-fetch';
+//
+// The serializers are openapi-fetch's defaults, made once: the query serializer is the one
+// openapi-fetch would otherwise create anew on every call (`createQuerySerializer()`), and the
+// path serializer answers what its default answers, in one pass (see path-serializer.ts).
+import createClient, { createQuerySerializer } from 'openapi-fetch';
 import { headersMiddleware } from './auth.js';
 import { OutgoingRequest, sendRequest } from './outgoing-request.js';
+import { pathSerializer } from './path-serializer.js';
 import { createRetryingFetch, type IsRetryable, type RetryOptions } from './retry.js';
 import { strict, type StrictClient } from './strict-client.js';
 
@@ -22,6 +27,8 @@ export interface BaseClientOptions {
   headers?: Record<string, string>;
 }
 
+const querySerializer = createQuerySerializer();
+
 export function createApiClient<Paths extends Record<string, any>>(
   options: BaseClientOptions,
   api: { isRetryable: IsRetryable; credentials?: Record<string, string> },
@@ -29,6 +36,8 @@ export function createApiClient<Paths extends Record<string, any>>(
   const client = createClient<Paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     Request: OutgoingRequest as unknown as typeof Request,
+    querySerializer,
+    pathSerializer,
     fetch: createRetryingFetch((request) => sendRequest(request, options.fetch), options.retry, api.isRetryable) as (input: Request) => Promise<Response>,
     ...(options.headers ? { headers: options.headers } : {}),
   });

@@ -6,6 +6,13 @@
 // said (url, method, headers, body, signal, the other init fields), and `sendRequest` hands
 // exactly that to `fetch(url, init)`.
 //
+// It copies nothing it does not have to: a `Headers` given in `init` is adopted, not copied
+// (openapi-fetch builds a fresh one for every call, so the request owns it; `clone()` copies),
+// and `fetchInit()` answers the very `init` object the request was built from as long as
+// method, headers, body and signal are still the ones it holds. A rest-copy of `init` and a
+// second `Headers` per call were, with the default path serializer, most of what this layer
+// cost per request (see scripts/bench/clients.bench.js).
+//
 // Compatibility: openapi-fetch accepts from middleware only instances of the class it was given,
 // so `instanceof OutgoingRequest` is true for real Requests too, and `instanceof Request` for
 // OutgoingRequests: middleware may return the request it got or a new Request. url, method,
@@ -29,21 +36,27 @@ export class OutgoingRequest {
 
   readonly url: string;
   readonly method: string;
+  /** The request's headers: the `Headers` object given in `init`, adopted, or a new one. */
   readonly headers: Headers;
   /** The serialized body (openapi-fetch sends JSON text), or null. */
   readonly body: BodyInit | null;
   readonly signal: AbortSignal | undefined;
-  /** The remaining RequestInit fields (redirect, cache, credentials, …), passed on to fetch. */
-  readonly init: Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal'>;
+  /** The RequestInit this request was built from, as given. */
+  #given: RequestInit;
 
   constructor(input: string | URL, init: RequestInit = {}) {
-    const { method, headers, body, signal, ...rest } = init;
-    this.url = String(input);
-    this.method = (method ?? 'GET').toUpperCase();
-    this.headers = new Headers(headers);
-    this.body = body ?? null;
-    this.signal = signal ?? undefined;
-    this.init = rest;
+    this.url = typeof input === 'string' ? input : String(input);
+    this.method = init.method === undefined ? 'GET' : init.method.toUpperCase();
+    this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+    this.body = init.body ?? null;
+    this.signal = init.signal ?? undefined;
+    this.#given = init;
+  }
+
+  /** The remaining RequestInit fields (redirect, cache, credentials, …), passed on to fetch. */
+  get init(): Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal'> {
+    const { method, headers, body, signal, ...rest } = this.#given;
+    return rest;
   }
 
   /** Whether the request can be sent again as it is: every body but a stream can. */
@@ -54,7 +67,7 @@ export class OutgoingRequest {
   /** A copy with its own headers, sharing the (immutable) body. */
   clone(): OutgoingRequest {
     if (!this.reusable) throw new TypeError('a request with a streamed body cannot be cloned');
-    return new OutgoingRequest(this.url, this.fetchInit());
+    return new OutgoingRequest(this.url, { ...this.fetchInit(), headers: new Headers(this.headers) });
   }
 
   async text(): Promise<string> {
@@ -72,9 +85,18 @@ export class OutgoingRequest {
     return new Request(this.url, this.fetchInit());
   }
 
-  /** The second argument of `fetch(url, init)` that sends this request. */
+  /**
+   * The second argument of `fetch(url, init)` that sends this request: the `init` it was built
+   * from when that still says what the request holds (the common case, no copy), else a copy
+   * of it with the current method, headers, body and signal.
+   */
   fetchInit(): RequestInit {
-    return { ...this.init, method: this.method, headers: this.headers, body: this.body, ...(this.signal ? { signal: this.signal } : {}) };
+    const given = this.#given;
+    if (given.method === this.method && given.headers === this.headers && (given.body ?? null) === this.body && (given.signal ?? undefined) === this.signal) {
+      return given;
+    }
+    const { signal, ...rest } = given;
+    return { ...rest, method: this.method, headers: this.headers, body: this.body, ...(this.signal ? { signal: this.signal } : {}) };
   }
 }
 

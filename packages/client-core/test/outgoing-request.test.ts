@@ -48,6 +48,55 @@ describe('OutgoingRequest', () => {
   });
 });
 
+describe('OutgoingRequest without copies', () => {
+  it('adopts a Headers object given in init; clone() copies it', () => {
+    const headers = new Headers({ 'x-a': '1' });
+    const request = new OutgoingRequest('http://api.test/items/1', { headers });
+    expect(request.headers).toBe(headers);
+    const copy = request.clone();
+    expect(copy.headers).not.toBe(headers);
+    copy.headers.set('x-a', '2');
+    expect(headers.get('x-a')).toBe('1');
+    expect(copy.headers.get('x-a')).toBe('2');
+  });
+
+  it('hands fetch the init it was built from while that still holds, else a copy with the current fields', () => {
+    const signal = new AbortController().signal;
+    const init: RequestInit = { method: 'POST', headers: new Headers({ 'x-a': '1' }), body: '{}', signal, redirect: 'follow', cache: 'no-store' };
+    const request = new OutgoingRequest('http://api.test/items/1', init);
+    expect(request.fetchInit()).toBe(init);
+    expect(request.init).toEqual({ redirect: 'follow', cache: 'no-store' });
+    // Middleware may set the own properties; what fetch gets follows them.
+    const mutable = request as { -readonly [K in keyof OutgoingRequest]: OutgoingRequest[K] };
+    mutable.body = '{"b":2}';
+    const changed = request.fetchInit();
+    expect(changed).not.toBe(init);
+    expect(changed).toMatchObject({ method: 'POST', body: '{"b":2}', headers: request.headers, signal, redirect: 'follow', cache: 'no-store' });
+    mutable.signal = undefined;
+    expect('signal' in request.fetchInit()).toBe(false);
+    // A method that needs normalizing is not sent as given.
+    const lower = new OutgoingRequest('http://api.test/items/1', { method: 'patch', headers: new Headers() });
+    expect(lower.fetchInit().method).toBe('PATCH');
+    // Plain-object headers become a Headers of the request's own.
+    const plain = { 'x-b': '2' };
+    const fromPlain = new OutgoingRequest('http://api.test/items/1', { headers: plain });
+    expect(fromPlain.headers.get('x-b')).toBe('2');
+    expect(fromPlain.fetchInit().headers).toBe(fromPlain.headers);
+  });
+
+  it('reaches the global fetch with the credential and the init openapi-fetch built, not a copy', async () => {
+    const global = vi.fn(async (..._args: unknown[]) => Response.json({ id: '1' }));
+    vi.stubGlobal('fetch', global);
+    const client = createApiClient<TestPaths>({ baseUrl: 'http://api.test' }, { isRetryable: () => true, credentials: { 'X-Api-Key': 'k' } });
+    expect((await client.GET('/items/{id}', { params: { path: { id: 'x/y' } } })).data).toEqual({ id: '1' });
+    const [url, init] = global.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('http://api.test/items/x%2Fy');
+    expect(init.method).toBe('GET');
+    expect(init.redirect).toBe('follow');
+    expect((init.headers as Headers).get('x-api-key')).toBe('k');
+  });
+});
+
 describe('createApiClient', () => {
   it('sends the path, query, credential headers, body and signal of each call', async () => {
     const seen: Request[] = [];
