@@ -4,10 +4,12 @@
 // generated fields are filled in (see control-plane/tenants.ts), so their rules are not repeated.
 import fs from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { REVISION_FAILURE_STATUSES, type RevisionFailureStatus } from '@agentplane/control-plane';
 import YAML from 'yaml';
 
-export const FAILURE_OUTCOMES = ['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'INTERRUPTED'] as const;
-export type RevisionOutcome = (typeof FAILURE_OUTCOMES)[number] | 'DEPLOYED';
+/** A configured outcome: any failure status but SKIPPED, which only a newer revision causes. */
+export type RevisionOutcome = Exclude<RevisionFailureStatus, 'SKIPPED'> | 'DEPLOYED';
+export const FAILURE_OUTCOMES = REVISION_FAILURE_STATUSES.filter((status): status is Exclude<RevisionFailureStatus, 'SKIPPED'> => status !== 'SKIPPED');
 
 export interface ProviderConfig {
   provider_id: string;

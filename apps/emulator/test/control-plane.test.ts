@@ -1,7 +1,7 @@
 // The control plane's rules and the revision lifecycle simulator, through the real typed client:
 // tenants and credentials, deployments (create/get/patch and every DESIGN.md rule), revisions
 // walking to their configured outcome, supersession, active_revision_id, pools and providers.
-import { createDeploymentAndWait, RevisionFailedError, waitForRevision, type DeploymentCreate, type HTTPValidationError, type RevisionStatus } from '@agentplane/control-plane';
+import { createDeploymentAndWait, isTerminalRevisionStatus, RevisionFailedError, waitForRevision, type DeploymentCreate, type HTTPValidationError, type RevisionStatus } from '@agentplane/control-plane';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from './emulator-fixture.js';
 
@@ -54,7 +54,7 @@ async function walk(deploymentId: string, revisionId: string): Promise<RevisionS
   for (let i = 0; i < 12; i++) {
     const { status } = await revisionStatus(deploymentId, revisionId);
     if (seen.at(-1) !== status) seen.push(status);
-    if (['DEPLOYED', 'CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'INTERRUPTED', 'SKIPPED'].includes(status)) return seen;
+    if (isTerminalRevisionStatus(status)) return seen;
     f.advance(STEP);
   }
   return seen;
@@ -236,7 +236,10 @@ describe('listing and deleting', () => {
   it('lists the tenant deployments newest first, filters by name case-insensitively, pages with offset echoed', async () => {
     const prefix = `Listing${crypto.randomUUID().slice(0, 6)}`;
     const made = [];
-    for (let i = 0; i < 5; i++) made.push(await create({ ...container('registry/app:1'), name: `${prefix.toLowerCase()}-${i}` }));
+    for (let i = 0; i < 5; i++) {
+      f.advance(1); // the fixture's clock stands still: give each deployment its own created_at
+      made.push(await create({ ...container('registry/app:1'), name: `${prefix.toLowerCase()}-${i}` }));
+    }
     const page = async (query: { name_contains?: string; limit?: number; offset?: number }) => (await f.control.GET('/v2/deployments', { params: { query } })).data!;
     const all = await page({ name_contains: prefix.toUpperCase(), limit: 100 });
     expect(all.resources.map((d) => d.name)).toEqual(made.map((d) => d.name).reverse());

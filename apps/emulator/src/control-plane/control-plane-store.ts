@@ -1,6 +1,6 @@
 // Deployments, revisions, sandbox pools and OAuth providers in SQLite, always scoped by tenant:
 // a lookup with another tenant's ID finds nothing, which the handlers answer with a plain 404.
-import type { OAuthProvider, RevisionStatus, SandboxPool, SourceConfig, SourceRevisionConfig } from '@agentplane/control-plane';
+import type { DeploymentSource, OAuthProvider, RevisionStatus, SandboxPool, SourceConfig, SourceRevisionConfig } from '@agentplane/control-plane';
 import type { Db } from '../store/database.js';
 import type { RevisionClock } from './revision-lifecycle.js';
 
@@ -8,7 +8,7 @@ export interface DeploymentRow {
   id: string;
   tenant_id: string;
   name: string;
-  source: 'git_host' | 'external_container';
+  source: DeploymentSource;
   source_config: SourceConfig;
   /** Names and values; values never leave the store through the API. */
   secrets: { name: string; value: string }[];
@@ -21,7 +21,7 @@ export interface RevisionRow extends RevisionClock {
   id: string;
   deployment_id: string;
   seq: number;
-  source: 'git_host' | 'external_container';
+  source: DeploymentSource;
   /** As requested; `repo_commit_sha` is derived when the revision is read. */
   source_revision_config: Omit<SourceRevisionConfig, 'repo_commit_sha'>;
   created_at: string;

@@ -3,13 +3,22 @@
 // that depend on stored state (unique names, a PATCH against the deployment's source, the tag
 // rule on the merged configuration) and run the revision lifecycle.
 import { createHash } from 'node:crypto';
-import type { Deployment, DeploymentCreate, DeploymentUpdate, ResourceSpec, Revision, SourceConfig, SourceRevisionConfig } from '@agentplane/control-plane';
+import {
+  isTerminalRevisionStatus,
+  type Deployment,
+  type DeploymentCreate,
+  type DeploymentUpdate,
+  type ResourceSpec,
+  type Revision,
+  type SourceConfig,
+  type SourceRevisionConfig,
+} from '@agentplane/control-plane';
 import type { RevisionOutcome } from '../config.js';
 import { HttpError, validationError, type Handler } from '../http/api-server.js';
 import type { ValidationIssue } from '../spec/validation-errors.js';
-import { canonicalUuid, isoNow, newId } from '../shared/ids.js';
+import { canonicalUuid, newId } from '../shared/ids.js';
 import type { ControlPlaneStore, DeploymentRow, RevisionRow } from './control-plane-store.js';
-import { outcomeFor, planFor, reachedBuild, statusAt, TERMINAL_STATUSES } from './revision-lifecycle.js';
+import { outcomeFor, planFor, reachedBuild, statusAt } from './revision-lifecycle.js';
 import type { Tenant } from './tenants.js';
 
 export interface LifecycleOptions {
@@ -27,7 +36,10 @@ export const RESOURCE_DEFAULTS: Record<SourceConfig['deployment_type'], Resource
 };
 
 export function controlPlaneHandlers(store: ControlPlaneStore, options: LifecycleOptions): Record<string, Handler<Tenant>> {
+  // One clock for every control-plane timestamp, so a revision's status times and its
+  // created_at agree (tests move it).
   const now = options.now ?? Date.now;
+  const nowIso = () => new Date(now()).toISOString();
   const deploymentNotFound = (id: string) => new HttpError(404, `Deployment ID ${id} not found.`);
   const requireDeployment = (tenant: Tenant, id: string) => store.getDeployment(tenant.id, id) ?? throwError(deploymentNotFound(id));
 
@@ -36,7 +48,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
     return {
       id: row.id,
       created_at: row.created_at,
-      updated_at: new Date(Math.max(since_ms, Date.parse(row.created_at))).toISOString(),
+      updated_at: new Date(since_ms).toISOString(),
       status,
       source: row.source,
       source_revision_config: revisionConfig(row, at),
@@ -63,10 +75,10 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
   };
 
   /** Creates the deployment's next revision and supersedes every unfinished older one. */
-  const startRevision = (deployment: DeploymentRow, config: RevisionRow['source_revision_config'], createdAt: string, id = newId()): string => {
+  const startRevision = (deployment: DeploymentRow, config: RevisionRow['source_revision_config'], id = newId()): string => {
     const at = now();
     for (const older of store.revisions(deployment.id)) {
-      if (!TERMINAL_STATUSES.has(statusAt(older, at).status)) store.markSuperseded(older.id, at);
+      if (!isTerminalRevisionStatus(statusAt(older, at).status)) store.markSuperseded(older.id, at);
     }
     const outcome = outcomeFor(options.revisionOutcomes, [config.image_uri, config.repo_ref]);
     store.insertRevision({
@@ -75,7 +87,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
       seq: store.nextRevisionSeq(deployment.id),
       source: deployment.source,
       source_revision_config: config,
-      created_at: createdAt,
+      created_at: new Date(at).toISOString(),
       plan: planFor(deployment.source, outcome),
       started_ms: at,
       step_ms: options.revisionStepMs,
@@ -94,7 +106,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
         if (store.findDeploymentByName(principal.id, request.name)) {
           throw validationError([{ loc: ['body', 'name'], msg: `A deployment named ${request.name} already exists in this tenant`, type: 'value_error' }]);
         }
-        const created = isoNow();
+        const created = nowIso();
         const deployment: DeploymentRow = {
           id: newId(),
           tenant_id: principal.id,
@@ -109,7 +121,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
         const requested = request.source_revision_config ?? {};
         const revisionConfig = { repo_ref: requested.repo_ref ?? null, graph_config_path: requested.graph_config_path ?? null, image_uri: requested.image_uri ?? null };
         store.insertDeployment(deployment);
-        startRevision(deployment, revisionConfig, created, deployment.latest_revision_id);
+        startRevision(deployment, revisionConfig, deployment.latest_revision_id);
         return { status: 201, body: toDeployment(deployment) };
       });
     },
@@ -166,10 +178,10 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
         }
         if (issues.length) throw validationError(issues);
 
-        const updated = isoNow();
+        const updated = nowIso();
         const next: DeploymentRow = { ...deployment, source_config: sourceConfig, secrets: request.secrets ?? deployment.secrets, updated_at: updated };
         if (requested.repo_ref != null || requested.graph_config_path != null || requested.image_uri != null) {
-          next.latest_revision_id = startRevision(next, nextConfig, updated);
+          next.latest_revision_id = startRevision(next, nextConfig);
         }
         store.updateDeployment(next);
         return { status: 200, body: toDeployment(next) };

@@ -3,10 +3,8 @@
 // `revision_outcomes`); each status lasts `step_ms`; the last one stays. A newer revision freezes
 // an unfinished older one at SKIPPED. Because status is computed, not stored, it survives restarts
 // and needs no timers.
-import type { RevisionStatus } from '@agentplane/control-plane';
+import type { DeploymentSource as Source, RevisionStatus } from '@agentplane/control-plane';
 import type { RevisionOutcome } from '../config.js';
-
-type Source = 'git_host' | 'external_container';
 
 const WALK: Record<Source, RevisionStatus[]> = {
   git_host: ['QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING'],
@@ -33,8 +31,6 @@ export function planFor(source: Source, outcome: RevisionOutcome): RevisionStatu
       return [...upTo('DEPLOYING'), outcome];
   }
 }
-
-export const TERMINAL_STATUSES: ReadonlySet<RevisionStatus> = new Set(['DEPLOYED', 'CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'INTERRUPTED', 'SKIPPED']);
 
 export interface RevisionClock {
   plan: RevisionStatus[];

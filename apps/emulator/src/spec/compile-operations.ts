@@ -107,11 +107,12 @@ export function compileApi(spec: OpenApiDocument): CompiledApi {
     checkSchema(component, value, location, locPrefix) {
       let validate = componentValidators.get(component);
       if (!validate) {
-        validate = body.compile({ $ref: `${DOCUMENT_ID}#/components/schemas/${component}` });
+        // A check only: the instance without defaults, so the value is never altered.
+        validate = responses.compile({ $ref: `${DOCUMENT_ID}#/components/schemas/${component}` });
         componentValidators.set(component, validate);
       }
       if (validate(value)) return null;
-      return toValidationIssues(validate.errors ?? [], location, unions(body)).map((issue) => ({
+      return toValidationIssues(validate.errors ?? [], location, unions(responses)).map((issue) => ({
         ...issue,
         loc: [issue.loc[0]!, ...locPrefix, ...issue.loc.slice(1)],
       }));
