@@ -6,7 +6,8 @@
 // Contenders are measured in interleaved rounds (Prism, emulator, Prism, emulator, ...) after a
 // warm-up each, so that the other work on a shared machine hits all of them alike. autocannon's
 // own latency histogram has 1 ms resolution, too coarse for sub-millisecond answers, so latencies
-// come from its per-response event (µs precision), and requests/s is 2xx answers / wall time.
+// come from its per-response event (µs precision), and requests/s is 2xx answers / wall time of
+// the median round (one round that other work on the machine disturbed does not move it).
 // Non-2xx answers are counted and shown: a server answering errors fast must not look fast. The
 // server's CPU time over each run's wall time is shown too: near 100% means the server set the
 // pace; well below, the load generator or the other work on the machine did. Its CPU time per
@@ -57,8 +58,8 @@ export const title = 'Emulator: agent server thread API vs Prism';
 const EMULATOR_DIR = path.join(REPO_ROOT, 'apps', 'emulator');
 const EMULATOR_BIN = path.join(EMULATOR_DIR, 'bin', 'agentplane-emulator.js');
 const CONNECTIONS = 10;
-const WARMUP_S = 1;
-const ROUNDS = 2;
+const WARMUP_S = 2; // long enough for V8 to optimise the request path: 1 s left the first round slow
+const ROUNDS = 3; // odd, so that the median is one round's rate
 const ROUND_S = 2; // per contender per round, under CONNECTIONS
 const SINGLE_ROUND_S = 1.5; // per contender per round, one connection
 const THREADS = 100_000;
@@ -82,10 +83,12 @@ const CLOCK_TICKS = 100; // USER_HZ of /proc/<pid>/stat: 100 on every Linux arch
 /**
  * Several samples of one contender, summed up.
  * @typedef {object} Measurement
- * @property {number} rps 2xx answers per second of wall time
+ * @property {number} rps 2xx answers per second of wall time: the median of the rounds' rates, so
+ *   that one round disturbed by other work on the machine does not move it
  * @property {number} p50 ms
  * @property {number} p99 ms
  * @property {number} serverCpu server CPU time / wall time (1 = one core busy)
+ * @property {number} cpuPerAnswer server CPU seconds per 2xx answer, over all rounds
  * @property {number} loadCpu load generator CPU time / wall time
  * @property {number} ok number of 2xx answers
  * @property {number} failed answers that were not a 2xx, socket errors and timeouts
@@ -145,11 +148,13 @@ function summarize(samples) {
   for (const sample of samples) for (const [code, n] of Object.entries(sample.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
   const at = (/** @type {number} */ q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN);
   const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+  const rates = samples.map((s) => s.latencies.length / s.seconds).sort((a, b) => a - b);
   return {
-    rps: latencies.length / seconds,
+    rps: rates[Math.floor(rates.length / 2)],
     p50: at(0.5),
     p99: at(0.99),
     serverCpu: samples.reduce((sum, s) => sum + s.serverCpu, 0) / seconds,
+    cpuPerAnswer: samples.reduce((sum, s) => sum + s.serverCpu, 0) / Math.max(1, latencies.length),
     loadCpu: samples.reduce((sum, s) => sum + s.loadCpu, 0) / seconds,
     ok: latencies.length,
     failed: total - latencies.length,
@@ -400,7 +405,7 @@ const fmtRate = (/** @type {number} */ v) => Math.round(v).toLocaleString('en-US
 const fmtShare = (/** @type {number} */ v) => `${Math.round(v * 100)}%`;
 const fmtCount = (/** @type {number} */ v) => v.toLocaleString('en-US');
 /** Server CPU µs per 2xx answer. */
-const perRequest = (/** @type {Measurement} */ m) => (m.serverCpu / m.rps) * 1e6;
+const perRequest = (/** @type {Measurement} */ m) => m.cpuPerAnswer * 1e6;
 
 export async function run() {
   const started = performance.now();
@@ -498,7 +503,7 @@ export async function run() {
     const dbBytes = ['', '-wal'].reduce((sum, suffix) => sum + (fs.existsSync(dbFile + suffix) ? fs.statSync(dbFile + suffix).size : 0), 0);
 
     // --- Report ----------------------------------------------------------------------------------
-    console.log(`Same machine, same run. autocannon in this process, ${CONNECTIONS} connections; per row a ${WARMUP_S} s warm-up, then ${ROUNDS} rounds of ${ROUND_S} s interleaved with the other rows of the endpoint.`);
+    console.log(`Same machine, same run. autocannon in this process, ${CONNECTIONS} connections; per row a ${WARMUP_S} s warm-up, then ${ROUNDS} rounds of ${ROUND_S} s interleaved with the other rows of the endpoint; req/s of the median round, latencies over all rounds.`);
     console.log(`emulator: the CLI, its own process, NODE_ENV=production (dev mode: every response validated); reads on ${fmtCount(total)} threads.`);
     console.log(`Prism: apps/mock startPrism (--errors, --verboseLevel error), answering from the spec's examples.`);
     console.log(`node:http floor: a bare Node server answering a fixed thread JSON (no routing, validation or storage): the ceiling of any Node server here, now.`);

@@ -200,7 +200,12 @@ function credentialsOf(req: http.IncomingMessage, api: CompiledApi): Credentials
   return credentials;
 }
 
-function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
+const NO_BODY = Buffer.alloc(0);
+
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> | Buffer {
+  // Without Content-Length or Transfer-Encoding an HTTP/1.1 request has no body (RFC 9112 §6.3):
+  // skip the stream machinery, the common case of every GET. Node discards the empty stream.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return NO_BODY;
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) return discardBody(req).then(() => Promise.reject(tooLarge(limit)));
   return new Promise((resolve, reject) => {
