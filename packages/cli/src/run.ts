@@ -56,8 +56,14 @@ function parseCommand(argv: readonly string[]): Parsed {
     throw new UsageError('no command given', 'run `agentplane --help` for the commands.');
   }
   if (first === 'help') {
-    const spec = second === undefined ? undefined : findSpec(loose.positionals.slice(1));
-    return { kind: 'help', text: spec ? commandHelp(spec) : mainHelp() };
+    const words = loose.positionals.slice(1);
+    if (words.length === 0) return { kind: 'help', text: mainHelp() };
+    const spec = findSpec(words);
+    if (spec) return { kind: 'help', text: commandHelp(spec) };
+    // `help pool`: the help of every command of the group.
+    const group = COMMANDS.filter((c) => c.words.length > 1 && c.words[0] === words[0]);
+    if (group.length > 0) return { kind: 'help', text: group.map(commandHelp).join('\n') };
+    throw new UsageError(`unknown command ${JSON.stringify(words.join(' '))}`, 'run `agentplane --help` for the commands.');
   }
   const spec = findSpec(loose.positionals);
   if (!spec) {

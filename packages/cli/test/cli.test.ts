@@ -37,6 +37,11 @@ describe('help and version', () => {
       expect(result.stdout).toContain('130  interrupted');
     }
     expect((await cli(['help', 'deploy'])).stdout).toMatch(/^Usage: agentplane deploy <name>/);
+    expect((await cli(['help', 'pool'])).stdout).toMatch(/^Usage: agentplane pool get <name>/);
+    expect((await cli(['help', 'provider'])).stdout).toMatch(/^Usage: agentplane provider get/);
+    const unknown = await cli(['help', 'deplo']);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toMatch(/unknown command "deplo"/);
     expect((await cli(['deploy', 'x', '-h'])).stdout).toMatch(/^Usage: agentplane deploy/);
   });
 
