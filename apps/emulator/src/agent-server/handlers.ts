@@ -17,6 +17,10 @@ export function agentServerHandlers(store: ThreadStore, api: CompiledApi): Recor
     if (!thread) throw threadNotFound(threadId);
     return thread;
   };
+  // For the endpoints that answer from checkpoints: a primary-key probe, no row to parse.
+  const ensureThreadExists = (threadId: string) => {
+    if (!store.exists(threadId)) throw threadNotFound(threadId);
+  };
 
   return {
     createThread({ body }) {
@@ -63,7 +67,7 @@ export function agentServerHandlers(store: ThreadStore, api: CompiledApi): Recor
 
     getThreadState({ path }) {
       const threadId = canonicalUuid(path.thread_id);
-      requireThread(threadId);
+      ensureThreadExists(threadId);
       const latest = store.latestCheckpoint(threadId);
       return { status: 200, body: latest ? toState(latest) : emptyState() };
     },
@@ -71,7 +75,7 @@ export function agentServerHandlers(store: ThreadStore, api: CompiledApi): Recor
     getThreadStateAtCheckpoint({ path }) {
       const threadId = canonicalUuid(path.thread_id);
       const checkpointId = canonicalUuid(path.checkpoint_id);
-      requireThread(threadId);
+      ensureThreadExists(threadId);
       const checkpoint = store.checkpoint(threadId, checkpointId);
       if (!checkpoint) throw new HttpError(404, `Checkpoint ${checkpointId} not found for thread ${threadId}.`);
       return { status: 200, body: toState(checkpoint) };
@@ -80,7 +84,7 @@ export function agentServerHandlers(store: ThreadStore, api: CompiledApi): Recor
     getThreadHistory({ path, body }) {
       const threadId = canonicalUuid(path.thread_id);
       const query = body as ThreadHistoryQuery & { limit: number };
-      requireThread(threadId);
+      ensureThreadExists(threadId);
       const before = beforeCheckpointId(query.before);
       const states = store.history(threadId, { limit: query.limit, before: before && canonicalUuid(before), metadata: query.metadata });
       return { status: 200, body: states.map(toState) };

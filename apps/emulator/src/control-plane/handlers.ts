@@ -18,7 +18,7 @@ import { HttpError, validationError, type Handler } from '../http/api-server.js'
 import type { ValidationIssue } from '../spec/validation-errors.js';
 import { canonicalUuid, newId } from '../shared/ids.js';
 import type { ControlPlaneStore, DeploymentRow, RevisionRow } from './control-plane-store.js';
-import { outcomeFor, planFor, reachedBuild, statusAt } from './revision-lifecycle.js';
+import { globToRegExp, outcomeFor, planFor, reachedBuild, statusAt } from './revision-lifecycle.js';
 import type { Tenant } from './tenants.js';
 
 export interface LifecycleOptions {
@@ -40,6 +40,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
   // created_at agree (tests move it).
   const now = options.now ?? Date.now;
   const nowIso = () => new Date(now()).toISOString();
+  const outcomeRules = options.revisionOutcomes.map((rule) => ({ pattern: globToRegExp(rule.match), status: rule.status }));
   const deploymentNotFound = (id: string) => new HttpError(404, `Deployment ID ${id} not found.`);
   const requireDeployment = (tenant: Tenant, id: string) => store.getDeployment(tenant.id, id) ?? throwError(deploymentNotFound(id));
 
@@ -80,7 +81,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
     for (const older of store.revisions(deployment.id)) {
       if (!isTerminalRevisionStatus(statusAt(older, at).status)) store.markSuperseded(older.id, at);
     }
-    const outcome = outcomeFor(options.revisionOutcomes, [config.image_uri, config.repo_ref]);
+    const outcome = outcomeFor(outcomeRules, [config.image_uri, config.repo_ref]);
     store.insertRevision({
       id,
       deployment_id: deployment.id,

@@ -55,10 +55,9 @@ export function reachedBuild(revision: RevisionClock, now: number): boolean {
 }
 
 /** The first `revision_outcomes` rule whose glob matches the image URI or git ref; else DEPLOYED. */
-export function outcomeFor(rules: { match: string; status: RevisionOutcome }[], candidates: (string | null | undefined)[]): RevisionOutcome {
+export function outcomeFor(rules: { pattern: RegExp; status: RevisionOutcome }[], candidates: (string | null | undefined)[]): RevisionOutcome {
   for (const rule of rules) {
-    const pattern = globToRegExp(rule.match);
-    if (candidates.some((value) => typeof value === 'string' && pattern.test(value))) return rule.status;
+    if (candidates.some((value) => typeof value === 'string' && rule.pattern.test(value))) return rule.status;
   }
   return 'DEPLOYED';
 }

@@ -71,8 +71,9 @@ export function createApiServer<Principal>(options: ApiServerOptions<Principal>)
     throw new Error(`handlers do not match the spec: missing ${missing.join(', ') || 'none'}; not in the spec ${unknown.join(', ') || 'none'}`);
   }
   const maxDepth = options.maxJsonDepth ?? 64;
+  const readers = credentialReaders(options.api);
   const server = http.createServer((req, res) => {
-    handle(req, options, maxDepth).then(
+    handle(req, options, maxDepth, readers).then(
       (answer) => send(res, answer),
       (error: unknown) => {
         options.onContractViolation?.(`internal error on ${req.method} ${req.url}: ${(error as Error)?.stack ?? error}`);
@@ -97,7 +98,12 @@ export function createApiServer<Principal>(options: ApiServerOptions<Principal>)
   return server;
 }
 
-async function handle<Principal>(req: http.IncomingMessage, options: ApiServerOptions<Principal>, maxDepth: number): Promise<ApiResponse> {
+async function handle<Principal>(
+  req: http.IncomingMessage,
+  options: ApiServerOptions<Principal>,
+  maxDepth: number,
+  readers: Map<CompiledOperation, CredentialReader[]>,
+): Promise<ApiResponse> {
   let operation: CompiledOperation | undefined;
   try {
     // Split by hand: `new URL` reads a path starting with `//` as a host name and throws.
@@ -110,7 +116,7 @@ async function handle<Principal>(req: http.IncomingMessage, options: ApiServerOp
     if (route.kind === 'method-not-allowed') throw new HttpError(405, 'Method Not Allowed', { allow: route.allowed.join(', ') });
     operation = route.operation;
 
-    const auth = options.authenticator.authenticate(operation.security, credentialsOf(req, options.api));
+    const auth = options.authenticator.authenticate(operation.security, credentialsOf(req, readers.get(operation)!));
     if ('reason' in auth) {
       await discardBody(req);
       throw new HttpError(401, auth.reason);
@@ -186,16 +192,38 @@ function safeDecode(segment: string): string {
   }
 }
 
-function credentialsOf(req: http.IncomingMessage, api: CompiledApi): Credentials {
-  const credentials: Credentials = {};
-  for (const [name, scheme] of Object.entries(api.securitySchemes)) {
-    if (scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name) {
-      const value = req.headers[scheme.name.toLowerCase()];
-      if (typeof value === 'string' && value !== '') credentials[name] = value;
-    } else if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer') {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-      if (match) credentials[name] = match[1]!;
+/** Reads one security scheme's credential from a request: its value, or undefined when absent. */
+type CredentialReader = { scheme: string; read: (req: http.IncomingMessage) => string | undefined };
+
+/**
+ * For every operation, the readers of the schemes its security alternatives name, built once:
+ * a request only pays for the credentials its operation can accept.
+ */
+function credentialReaders(api: CompiledApi): Map<CompiledOperation, CredentialReader[]> {
+  const readerOf = (name: string): CredentialReader | undefined => {
+    const scheme = api.securitySchemes[name];
+    if (scheme?.type === 'apiKey' && scheme.in === 'header' && scheme.name) {
+      const header = scheme.name.toLowerCase();
+      return { scheme: name, read: (req) => { const value = req.headers[header]; return typeof value === 'string' && value !== '' ? value : undefined; } };
     }
+    if (scheme?.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer') {
+      return { scheme: name, read: (req) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1] };
+    }
+    return undefined;
+  };
+  return new Map(
+    api.operations.map((operation) => {
+      const names = new Set(operation.security.flatMap((requirement) => Object.keys(requirement)));
+      return [operation, [...names].map(readerOf).filter((reader) => reader !== undefined)];
+    }),
+  );
+}
+
+function credentialsOf(req: http.IncomingMessage, readers: CredentialReader[]): Credentials {
+  const credentials: Credentials = {};
+  for (const { scheme, read } of readers) {
+    const value = read(req);
+    if (value !== undefined) credentials[scheme] = value;
   }
   return credentials;
 }

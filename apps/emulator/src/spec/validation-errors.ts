@@ -2,13 +2,11 @@
 // typed as FastAPI/pydantic servers of these APIs word them, so a client sees the same 422 from
 // the emulator as from a real server: `loc` names the exact field, unknown fields included.
 // The Ajv instance must run with `allErrors` and `verbose` (union errors carry their branches).
+import type { components } from '@agentplane/agent-server';
 import type { ErrorObject } from 'ajv';
 
-export interface ValidationIssue {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
+/** One item of a 422's `detail`: the spec's ValidationError. */
+export type ValidationIssue = components['schemas']['ValidationError'];
 
 export type Location = 'body' | 'path' | 'query' | 'header';
 
