@@ -23,9 +23,9 @@ export function createAgentServerClient(options: AgentServerClientOptions): Agen
 const READ_ONLY_POST = [/\/threads\/search$/, /\/threads\/[^/]+\/history$/];
 
 /**
- * Whether sending this request twice has the same effect as sending it once. Answers at once
- * (a boolean) from the method and path; only a thread create must read its body, and only that
- * answer is a promise, so the retry layer awaits nothing on the common path.
+ * Whether sending this request twice has the same effect as sending it once: from the method
+ * and path, and for a thread create from its body (a promise then). The retry layer asks only
+ * after an attempt failed in a retryable way.
  */
 export function isSafeToRepeat(request: RequestLike): boolean | Promise<boolean> {
   if (request.method === 'GET' || request.method === 'HEAD') return true;

@@ -58,30 +58,39 @@ export function createRetryingFetch(fetchImpl: FetchLike, options: RetryOptions 
   if (settings.attempts === 1) return fetchImpl;
 
   return async (request) => {
-    // A real Request's body can be read once: such a request is cloned for the predicate and
-    // kept pristine for the attempts after the first. The clients' own requests (and every
-    // body-less one) are re-sent as they are, which keeps the common path free of copies.
+    // A real Request's body can be read once: such a request gets a pristine copy before the
+    // first attempt, for the predicate and the attempts after it. The clients' own requests (and
+    // every body-less one) are re-sent as they are. One that cannot be copied is sent once.
     const reusable = isReusable(request);
-    // Most predicates answer synchronously (by method); await only a promise.
-    const verdict = isRetryable(reusable ? request : request.clone());
-    if (!(verdict instanceof Promise ? await verdict : verdict)) return fetchImpl(request);
-    const original = reusable ? request : request.clone();
+    let pristine: RequestLike = request;
+    if (!reusable) {
+      try {
+        pristine = request.clone();
+      } catch {
+        return fetchImpl(request);
+      }
+    }
+    const copy = () => (reusable ? request : pristine.clone());
+    // Asked only once an attempt failed in a way worth retrying, so a call that succeeds pays
+    // nothing for it (the agent server's predicate parses a thread create's body).
+    let safeToRepeat: boolean | undefined;
+    const mayRepeat = async () => (safeToRepeat ??= await isRetryable(copy()));
     for (let attempt = 1; ; attempt++) {
-      const current = attempt === 1 || reusable ? request : original.clone();
+      const current = attempt === 1 ? request : copy();
       let response: Response;
       try {
         response = await fetchImpl(current);
       } catch (error) {
-        if (attempt >= settings.attempts || isAbort(error, request.signal)) throw error;
+        if (attempt >= settings.attempts || isAbort(error, request.signal) || !(await mayRepeat())) throw error;
         const delayMs = backoffDelay(attempt, settings);
-        options?.onRetry?.({ attempt, delayMs, reason: { error }, request: original });
+        options?.onRetry?.({ attempt, delayMs, reason: { error }, request: pristine });
         await sleep(delayMs, request.signal);
         continue;
       }
-      if (!settings.retryOn.includes(response.status) || attempt >= settings.attempts) return response;
+      if (!settings.retryOn.includes(response.status) || attempt >= settings.attempts || !(await mayRepeat())) return response;
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       const delayMs = retryAfter === undefined ? backoffDelay(attempt, settings) : Math.min(retryAfter, settings.maxRetryAfterMs);
-      options?.onRetry?.({ attempt, delayMs, reason: { status: response.status }, request: original });
+      options?.onRetry?.({ attempt, delayMs, reason: { status: response.status }, request: pristine });
       await response.body?.cancel().catch(() => undefined);
       await sleep(delayMs, request.signal);
     }

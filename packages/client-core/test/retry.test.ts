@@ -61,6 +61,23 @@ describe('createRetryingFetch', () => {
     expect(calls.every((c) => c.method === 'POST')).toBe(true);
   });
 
+  it('asks the predicate only after a retryable failure, and once per call', async () => {
+    const predicate = vi.fn(always);
+    await createRetryingFetch(scripted([200]).fetch, fast, predicate)(post());
+    expect(predicate).not.toHaveBeenCalled();
+    const { fetch, calls } = scripted([503, new TypeError('x'), 200]);
+    expect((await createRetryingFetch(fetch, fast, predicate)(post())).status).toBe(200);
+    expect(calls).toHaveLength(3);
+    expect(predicate).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends once a request whose body cannot be copied', async () => {
+    const { fetch, calls } = scripted([503, 200]);
+    const streamed = { method: 'POST', body: new ReadableStream(), clone: () => { throw new TypeError('a request with a streamed body cannot be cloned'); }, text: async () => '' } as unknown as RequestLike;
+    expect((await createRetryingFetch(fetch, fast, always)(streamed)).status).toBe(503);
+    expect(calls).toHaveLength(1);
+  });
+
   it('lets the predicate read the body without consuming it', async () => {
     const { fetch, calls } = scripted([503, 200]);
     const hasThreadId = async (request: RequestLike) => 'thread_id' in (await request.json() as object);
