@@ -50,7 +50,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { mockSpecPath } from '../../apps/mock/src/mocks.js';
-import { startPrism } from '../../apps/mock/src/prism.js';
+import { startPrism, stopChild } from '../../apps/mock/src/prism.js';
 import { REPO_ROOT } from '../lib/apis.js';
 
 export const title = 'Emulator: agent server thread API vs Prism';
@@ -277,13 +277,7 @@ async function startEmulatorProcess({ db, production }) {
     pid: /** @type {number} */ (child.pid),
     /** Lines on stderr so far: the emulator reports contract violations and internal errors there. */
     stderrLines: () => stderrLines,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(killer);
-    },
+    stop: () => stopChild(child, exited),
   };
 }
 
@@ -316,11 +310,7 @@ async function startFloorServer() {
   return {
     url: `http://127.0.0.1:${port}`,
     pid: /** @type {number} */ (child.pid),
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => stopChild(child, exited),
   };
 }
 

@@ -59,14 +59,22 @@ export async function startPrism({ specPath, port, host = '127.0.0.1', verbose =
     url: `http://${host}:${port}`,
     port,
     child,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(killer);
-    },
+    stop: () => stopChild(child, exited),
   };
+}
+
+/**
+ * Stops a child process: SIGTERM, then SIGKILL if it has not exited within 5 s. `exited` is a
+ * promise of its exit, made when it was spawned (a late `once('exit')` could miss it).
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {Promise<unknown>} exited
+ */
+export async function stopChild(child, exited) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(killer);
 }
 
 /** @param {number} ms */

@@ -3,7 +3,7 @@
 //   a live line whose elapsed time ticks (redrawn in place).
 // - CI (or any non-TTY stderr): one plain line per status change, nothing redrawn, so logs stay
 //   readable.
-import type { Revision, RevisionStatus } from '@agentplane/control-plane';
+import { isTerminalRevisionStatus, type Revision, type RevisionStatus } from '@agentplane/control-plane';
 import { formatDuration } from './format.js';
 
 export interface Writer {
@@ -33,7 +33,6 @@ export interface Progress {
 }
 
 const STATUS_WIDTH = 16;
-const TERMINAL = new Set<RevisionStatus>(['DEPLOYED', 'CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'INTERRUPTED', 'SKIPPED']);
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 abstract class Tracker implements Progress {
@@ -129,8 +128,8 @@ export class LiveProgress extends Tracker {
     this.clear();
     const { status, inStatusMs, totalMs } = this.snapshot();
     if (!status) return;
-    const mark = status === 'DEPLOYED' ? '✓' : TERMINAL.has(status) ? '✗' : '…';
-    const timing = TERMINAL.has(status) ? `after ${formatDuration(totalMs)}` : `${formatDuration(inStatusMs)} so far (${formatDuration(totalMs)} in all)`;
+    const mark = status === 'DEPLOYED' ? '✓' : isTerminalRevisionStatus(status) ? '✗' : '…';
+    const timing = isTerminalRevisionStatus(status) ? `after ${formatDuration(totalMs)}` : `${formatDuration(inStatusMs)} so far (${formatDuration(totalMs)} in all)`;
     this.out.write(`  ${mark} ${status.padEnd(STATUS_WIDTH)} ${timing}\n`);
   }
 

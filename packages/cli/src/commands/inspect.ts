@@ -6,10 +6,12 @@ import { keyValues, table } from '../format.js';
 import { emitJson } from '../output.js';
 import { resolveDeployment, signal } from '../resolve.js';
 
-const STATUSES: readonly RevisionStatus[] = [
-  'CREATING', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'CREATE_FAILED',
-  'BUILD_FAILED', 'DEPLOY_FAILED', 'DEPLOYED', 'SKIPPED', 'INTERRUPTED', 'UNKNOWN',
-];
+// Every RevisionStatus, in lifecycle order; `satisfies Record` makes a status the spec adds a
+// compile error here instead of a value --status silently refuses.
+const STATUSES = Object.keys({
+  CREATING: 1, QUEUED: 1, AWAITING_BUILD: 1, BUILDING: 1, AWAITING_DEPLOY: 1, DEPLOYING: 1, CREATE_FAILED: 1,
+  BUILD_FAILED: 1, DEPLOY_FAILED: 1, DEPLOYED: 1, SKIPPED: 1, INTERRUPTED: 1, UNKNOWN: 1,
+} satisfies Record<RevisionStatus, 1>) as RevisionStatus[];
 
 /** `agentplane status <deployment>`: the deployment and its latest revision. */
 export async function statusCommand(ctx: Context): Promise<ExitCode> {
