@@ -1,4 +1,11 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+// The `agentplane-emulator` executable. It is committed rather than built so that npm links it at
+// install time; the program itself is dist/cli.js (src/cli.ts).
+import fs from 'node:fs';
 
+if (!fs.existsSync(new URL('../dist/cli.js', import.meta.url))) {
+  process.stderr.write('agentplane-emulator: the emulator is not built yet; run `npm run build` (or `npm start`) at the repository root.\n');
+  process.exit(1);
+}
+const { main } = await import('../dist/cli.js');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,5 +1,4 @@
-#!/usr/bin/env node
-// The `agentplane` executable: the real process around run(). The first SIGINT (or SIGTERM)
+// The `agentplane` process around run(), started by bin/agentplane.js. The first SIGINT (or SIGTERM)
 // aborts the run, which stops a wait and exits 130 (143) without touching the deployment; a
 // second one exits at once.
 import { InterruptedError } from './errors.js';

@@ -1,12 +1,14 @@
-// The built executable, as a process: help, a usage error's exit code, and SIGINT mid-wait
-// (exit 130) against the fake control plane served over HTTP.
-import { spawn } from 'node:child_process';
+// The executable, as a process: help, a usage error's exit code, and SIGINT mid-wait (exit 130)
+// against the fake control plane served over HTTP; and `npx agentplane` from the repository root,
+// as the README runs it right after an install and a build.
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeControlPlane } from './support/fake-control-plane.js';
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/bin.js');
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/agentplane.js');
+const REPO_ROOT = path.resolve(path.dirname(BIN), '../../..');
 
 interface Proc {
   code: Promise<number | null>;
@@ -56,6 +58,13 @@ describe('the agentplane bin', () => {
     expect(await usage.code).toBe(3);
     expect(usage.stderr()).toContain('error: `agentplane deploy` needs <name>');
     expect(usage.stdout()).toBe('');
+  });
+
+  it('is linked by the install: `npx --no-install agentplane --help` works in the repository root', async () => {
+    const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
+      execFile('npx', ['--no-install', 'agentplane', '--help'], { cwd: REPO_ROOT }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ stdout: out }))),
+    );
+    expect(stdout).toContain('Usage: agentplane <command>');
   });
 
   it('deploys and prints one JSON document on stdout', async () => {
