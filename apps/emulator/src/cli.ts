@@ -1,5 +1,6 @@
 // `agentplane-emulator`: starts the emulator from the command line and stops it cleanly on
 // SIGINT/SIGTERM. Prints one line containing `ready` and both URLs once it listens.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, readConfigFile } from './config.js';
 import { DEFAULTS, startEmulator } from './emulator.js';
@@ -21,7 +22,25 @@ Options:
 Each option can also come from the environment (a flag wins): AGENTPLANE_EMULATOR_CONFIG,
 AGENTPLANE_EMULATOR_DB, AGENTPLANE_EMULATOR_CONTROL_PLANE_PORT, AGENTPLANE_EMULATOR_AGENT_SERVER_PORT,
 AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_HOST.
+
+Relative paths (--config, --db and its default) are read from the directory the command was
+started in: AGENTPLANE_INIT_CWD when set (the repository's \`npm start\` sets it to where npm
+was run), else the current directory.
 `;
+
+/**
+ * The directory relative paths are read from. `npm start` runs the emulator through turbo in its
+ * own workspace folder, so the current directory there is apps/emulator; the root script passes
+ * the directory the user ran npm in as AGENTPLANE_INIT_CWD (npm's own INIT_CWD is reset by the
+ * nested `npm run`).
+ */
+function invocationDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.AGENTPLANE_INIT_CWD || process.cwd();
+}
+
+function resolvePath(file: string, base: string): string {
+  return file === ':memory:' ? file : path.resolve(base, file);
+}
 
 /** A flag's value, else its AGENTPLANE_EMULATOR_* variable (so `npm start` can be configured). */
 function fromEnv(values: Record<string, unknown>, flag: string): string | undefined {
@@ -65,10 +84,11 @@ export async function main(argv: string[]): Promise<number> {
 
   let emulator;
   try {
+    const base = invocationDir();
     const configFile = fromEnv(values, 'config');
     emulator = await startEmulator({
-      config: configFile ? readConfigFile(configFile) : undefined,
-      db: fromEnv(values, 'db'),
+      config: configFile ? readConfigFile(resolvePath(configFile, base)) : undefined,
+      db: resolvePath(fromEnv(values, 'db') ?? DEFAULTS.db, base),
       controlPlanePort: number('control-plane-port', fromEnv(values, 'control-plane-port'), 0),
       agentServerPort: number('agent-server-port', fromEnv(values, 'agent-server-port'), 0),
       revisionStepMs: number('revision-step-ms', fromEnv(values, 'revision-step-ms'), 1),

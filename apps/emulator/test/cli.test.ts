@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../bin/agentplane-emulator.js', import.meta.url));
+// The emulator's own folder: where `npm start` (through turbo and `npm run serve`) runs it.
+const EMULATOR_DIR = path.dirname(path.dirname(BIN));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-emulator-cli-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -21,7 +23,11 @@ interface Started {
 }
 
 function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [BIN, '--control-plane-port', '0', '--agent-server-port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, '--control-plane-port', '0', '--agent-server-port', '0', ...args], {
+    cwd: EMULATOR_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -104,10 +110,52 @@ describe('agentplane-emulator', () => {
     fs.writeFileSync(badPool, 'tenants:\n  - id: a\n    api_keys: [k]\n    sandbox_pools: [ { name: Bad_Name, template_name: t, replicas: -1 } ]\n');
     const refused = await run(['--config', badPool, '--db', ':memory:']);
     expect(refused.code).toBe(2);
-    expect(refused.output).toMatch(/not a valid SandboxPool: .*name: String should match pattern/);
+    expect(refused.output).toContain(`tenants[0].sandbox_pools[0].name: "Bad_Name": String should match pattern '^[a-z]([-a-z0-9]*[a-z0-9])?$'`);
+    expect(refused.output).toContain('tenants[0].sandbox_pools[0].replicas: -1: Input should be greater than or equal to 0');
     expect(await run(['--config', path.join(dir, 'absent.yaml')])).toMatchObject({ code: 2, output: expect.stringContaining('cannot read config') });
     // The AGENTPLANE_EMULATOR_* variables stand in for flags (so `npm start` can be configured).
     expect(await run([], { AGENTPLANE_EMULATOR_CONFIG: path.join(dir, 'absent.yaml') })).toMatchObject({ code: 2, output: expect.stringContaining('cannot read config') });
     expect(await run([], { AGENTPLANE_EMULATOR_AGENT_SERVER_PORT: 'http' })).toMatchObject({ code: 2, output: expect.stringContaining('--agent-server-port must be an integer') });
+  });
+
+  it('names the key path, the value found and what is allowed for every config error', async () => {
+    const file = path.join(dir, 'mistakes.yaml');
+    fs.writeFileSync(
+      file,
+      [
+        'revision_outcomes:',
+        '  - { match: "*-broken", status: FAILED }',
+        'tenants:',
+        '  - id: a',
+        '    apikeys: [k]',
+        '    sandbox_pools: [ { name: p, template_name: t, replicas: two } ]',
+        'agent-server: {}',
+        '',
+      ].join('\n'),
+    );
+    const { code, output } = await run(['--config', file, '--db', ':memory:']);
+    expect(code).toBe(2);
+    const lines = output.split('\n').map((line) => line.trim());
+    expect(lines).toContain('revision_outcomes[0].status: "FAILED" is not allowed; use one of CREATE_FAILED, BUILD_FAILED, DEPLOY_FAILED, INTERRUPTED, DEPLOYED');
+    expect(lines).toContain('tenants[0].apikeys: unknown key; allowed here: id, organization_id, api_keys, bearer_tokens, oauth_providers, sandbox_pools');
+    expect(lines).toContain('tenants[0].api_keys: missing; it is required');
+    expect(lines).toContain('tenants[0].sandbox_pools[0].replicas: "two" is not an integer');
+    expect(lines).toContain('agent-server: unknown key; allowed here: revision_outcomes, tenants, agent_server');
+  });
+
+  it('reads relative --config and --db paths from AGENTPLANE_INIT_CWD, where `npm start` was run', async () => {
+    const invoked = fs.mkdtempSync(path.join(dir, 'invoked-'));
+    fs.writeFileSync(path.join(invoked, 'emulator.yaml'), 'tenants:\n  - id: a\n    api_keys: [key-a]\n');
+    // As `npm start` runs it: from the emulator's own folder, with the user's directory passed on.
+    const emulator = await start([], { AGENTPLANE_INIT_CWD: invoked, AGENTPLANE_EMULATOR_CONFIG: 'emulator.yaml', AGENTPLANE_EMULATOR_DB: 'data/e.db' });
+    emulator.child.kill('SIGTERM');
+    await emulator.exit;
+    expect(fs.existsSync(path.join(invoked, 'data', 'e.db'))).toBe(true);
+    expect(emulator.output()).not.toContain('uses API key');
+    // The default database lands in the invocation directory too, as the README says.
+    const defaulted = await start([], { AGENTPLANE_INIT_CWD: invoked });
+    defaulted.child.kill('SIGTERM');
+    await defaulted.exit;
+    expect(fs.existsSync(path.join(invoked, '.agentplane', 'emulator.db'))).toBe(true);
   });
 });
