@@ -3,6 +3,7 @@
 // Provider and pool records are checked against the control plane spec's own schemas once their
 // generated fields are filled in (see control-plane/tenants.ts), so their rules are not repeated.
 import fs from 'node:fs';
+import type { ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { REVISION_FAILURE_STATUSES, type RevisionFailureStatus } from '@agentplane/control-plane';
 import YAML from 'yaml';
@@ -110,11 +111,9 @@ export function readConfigFile(file: string): EmulatorConfig {
 }
 
 export function checkConfig(value: unknown, origin = 'config'): EmulatorConfig {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
   const validate = ajv.compile(CONFIG_SCHEMA);
-  if (!validate(value)) {
-    throw new ConfigError(`${origin} is invalid: ${ajv.errorsText(validate.errors, { dataVar: 'config', separator: '; ' })}`);
-  }
+  if (!validate(value)) throw new ConfigError(`${origin} is invalid:\n${describeConfigErrors(validate.errors ?? []).map((line) => `  ${line}`).join('\n')}`);
   const config = value as EmulatorConfig;
   const owners = new Map<string, string>();
   for (const tenant of config.tenants ?? []) {
@@ -128,4 +127,58 @@ export function checkConfig(value: unknown, origin = 'config'): EmulatorConfig {
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw new ConfigError(`${origin} is invalid: tenant ${duplicate} is listed twice`);
   return config;
+}
+
+/**
+ * One line per problem, each naming the key path (`tenants[0].api_keys`), the value found and what
+ * is allowed there, so a config can be fixed from the message alone.
+ */
+export function describeConfigErrors(errors: ErrorObject[]): string[] {
+  const lines = new Set<string>();
+  for (const error of errors) {
+    const at = configPath(error.instancePath);
+    const params = error.params as Record<string, unknown>;
+    switch (error.keyword) {
+      case 'additionalProperties': {
+        const allowed = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+        lines.add(`${join(at, String(params.additionalProperty))}: unknown key; allowed here: ${allowed.join(', ')}`);
+        break;
+      }
+      case 'required':
+        lines.add(`${join(at, String(params.missingProperty))}: missing; it is required`);
+        break;
+      case 'enum':
+        lines.add(`${at || '(config)'}: ${show(error.data)} is not allowed; use one of ${(params.allowedValues as unknown[]).join(', ')}`);
+        break;
+      case 'type':
+        lines.add(`${at || '(config)'}: ${show(error.data)} is not ${typeName(String(params.type))}`);
+        break;
+      default:
+        lines.add(`${at || '(config)'}: ${show(error.data)} ${error.message ?? 'is invalid'}`);
+    }
+  }
+  return [...lines];
+}
+
+/** A JSON pointer as a config key path: `/tenants/0/api_keys` → `tenants[0].api_keys`. */
+export function configPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : join(path, part)), '');
+}
+
+function join(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function typeName(types: string): string {
+  const names: Record<string, string> = { integer: 'an integer', array: 'a list', object: 'a mapping', string: 'a string', boolean: 'a boolean', number: 'a number', null: 'null' };
+  return types.split(',').map((t) => names[t] ?? t).join(' or ');
 }

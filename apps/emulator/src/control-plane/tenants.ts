@@ -41,7 +41,7 @@ export function controlPlaneSchemes(tenants: TenantConfig[]): Record<string, Sch
 export function seedTenantRecords(tenants: TenantConfig[], store: ControlPlaneStore, api: CompiledApi): void {
   const now = isoNow();
   store.transaction(() => {
-    for (const tenant of tenants) {
+    for (const [t, tenant] of tenants.entries()) {
       (tenant.oauth_providers ?? []).forEach((configured, i) => {
         const usesPkce = (configured.uses_pkce as boolean | undefined) ?? false;
         const provider = {
@@ -57,21 +57,28 @@ export function seedTenantRecords(tenants: TenantConfig[], store: ControlPlaneSt
           created_at: now,
           updated_at: now,
         } as OAuthProvider;
-        check(api, 'OAuthProvider', provider, `tenants[${tenant.id}].oauth_providers[${i}]`);
+        check(api, 'OAuthProvider', provider, `tenants[${t}].oauth_providers[${i}]`);
         store.upsertProvider(tenant.id, provider);
       });
       (tenant.sandbox_pools ?? []).forEach((configured, i) => {
         const pool: SandboxPool = { ...configured, id: stableUuid(`pool:${tenant.id}:${configured.name}`), created_at: now, updated_at: now };
-        check(api, 'SandboxPool', pool, `tenants[${tenant.id}].sandbox_pools[${i}]`);
+        check(api, 'SandboxPool', pool, `tenants[${t}].sandbox_pools[${i}]`);
         store.upsertPool(tenant.id, pool);
       });
     }
   });
 }
 
-function check(api: CompiledApi, component: string, record: unknown, where: string): void {
+function check(api: CompiledApi, component: string, record: Record<string, unknown>, where: string): void {
   const issues = api.checkSchema(component, record, 'body', []);
-  if (issues) throw new ConfigError(`config ${where} is not a valid ${component}: ${issues.map((i) => `${i.loc.slice(1).join('.') || '(record)'}: ${i.msg}`).join('; ')}`);
+  if (!issues) return;
+  const lines = issues.map((issue) => {
+    const field = issue.loc.slice(1);
+    const value = field.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], record);
+    const shown = value === undefined ? '' : ` ${JSON.stringify(value)}:`;
+    return `  ${where}${field.map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('')}:${shown} ${issue.msg} (as the spec's ${component} schema requires)`;
+  });
+  throw new ConfigError(`config is invalid:\n${lines.join('\n')}`);
 }
 
 /** A UUID derived from a name, so configured records keep their IDs across restarts. */
