@@ -1,10 +1,10 @@
 // Emulator benchmark: the agent server thread API of the emulator side by side with Prism, in the
-// same run on the same machine, then the issue's targets, each with its measured figure.
+// same run on the same machine, then the project's targets, each with its measured figure.
 //
 // How it measures. Every server is its own process; autocannon in this process is the load
 // generator, with the same connections, durations and request generators for every server.
 // Contenders are measured in interleaved rounds (Prism, emulator, Prism, emulator, ...) after a
-// warm-up each, so that the other work on a shared machine hits all of them alike. autocannon's
+// warm-up each, so that other work on the machine hits all of them alike. autocannon's
 // own latency histogram has 1 ms resolution, too coarse for sub-millisecond answers, so latencies
 // come from its per-response event (µs precision), and requests/s is 2xx answers / wall time of
 // the median round (one round that other work on the machine disturbed does not move it).
@@ -13,7 +13,7 @@
 // pace; well below, the load generator or the other work on the machine did. Its CPU time per
 // answer is shown with it: it moves much less with the machine's load than requests/s does. For
 // the GET, a bare node:http process answering a fixed body runs in the same rounds: the ceiling
-// any Node server can reach on this machine at that moment.
+// any Node server can reach on the machine running the bench, at that moment.
 //
 // Latency means two things, so it is shown twice: p50/p99 under CONNECTIONS connections (the
 // table; on a single-threaded server that is mostly queueing, about connections / throughput),
@@ -35,7 +35,7 @@
 //   - 100,000 threads with varied metadata (graph_id: 3 values, tenant: 300, user: 5,000). The
 //     first 75,000 are written through `ThreadStore.insert` before the server starts, exactly as
 //     the create handler stores `{"metadata": ...}`: creating all 100,000 through the API runs at
-//     1,000-2,000/s on this shared 2-core machine (each create is its own SQLite transaction), i.e.
+//     about 1,000-2,000/s on a two-core machine (each create is its own SQLite transaction), i.e.
 //     50-100 s, more than half of the bench's time budget. The other ~25,000 come through
 //     POST /threads (the measured rows, then autocannon with a fixed request count), and RSS is
 //     read before and after that top-up, so memory that grows with creates would show.
@@ -282,7 +282,7 @@ async function startEmulatorProcess({ db, production }) {
 }
 
 /**
- * The floor of any Node server on this machine at this moment: a bare node:http process that
+ * The floor of any Node server on the machine running the bench, at that moment: a bare node:http process that
  * answers every request with the same thread JSON, doing no routing, validation or storage.
  */
 async function startFloorServer() {

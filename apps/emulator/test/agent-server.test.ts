@@ -1,4 +1,4 @@
-// The agent server's semantics (DESIGN.md), through the real typed client: supersteps, if_exists,
+// The agent server's semantics (decisions A4–A9), through the real typed client: supersteps, if_exists,
 // copy, search, state, state at a checkpoint and history. Every answer is also checked against
 // the spec by the emulator itself (the fixture fails a test on any violation).
 import type { Superstep, ThreadState } from '@agentplane/agent-server';

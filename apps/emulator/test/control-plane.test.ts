@@ -1,5 +1,5 @@
 // The control plane's rules and the revision lifecycle simulator, through the real typed client:
-// tenants and credentials, deployments (create/get/patch and every DESIGN.md rule), revisions
+// tenants and credentials, deployments (create/get/patch and every rule of decisions C3–C5), revisions
 // walking to their configured outcome, supersession, active_revision_id, pools and providers.
 import { createDeploymentAndWait, isTerminalRevisionStatus, RevisionFailedError, waitForRevision, type DeploymentCreate, type HTTPValidationError, type RevisionStatus } from '@agentplane/control-plane';
 import { describe, expect, it } from 'vitest';
@@ -118,7 +118,7 @@ describe('deployments', () => {
     expect(data).toEqual(created);
   });
 
-  it('refuses what DESIGN.md forbids with 422 naming the field', async () => {
+  it('refuses what decisions C3–C5 forbid with 422 naming the field', async () => {
     const cases: [unknown, (string | number)[]][] = [
       [{ name: 'x', source: 'git_host', source_revision_config: { repo_ref: 'main', graph_config_path: 'g.json' } }, ['body', 'source_config']],
       [{ name: 'x', source: 'git_host', source_config: { repo_url: 'u' }, source_revision_config: { repo_ref: 'main' } }, ['body', 'source_revision_config', 'graph_config_path']],

@@ -648,7 +648,7 @@ const valuesArb = fc.record(
 const updateArb = fc.record({ as_node: fc.oneof(fc.constantFrom('__input__', '__start__', 'agent', 'tools'), fc.string({ minLength: 1, maxLength: 10 })), values: fc.option(valuesArb, { nil: null }) });
 const superstepsArb = fc.array(fc.record({ updates: fc.array(updateArb, { minLength: 1, maxLength: 3 }) }), { maxLength: 4 });
 
-/** DESIGN.md's superstep rules, as a model: values replace, messages append or replace by id. */
+/** The superstep rules of decision A5, as a model: values replace, messages append or replace by id. */
 function modelValues(supersteps: { updates: { as_node: string; values: Record<string, unknown> | null }[] }[]): Record<string, unknown>[] {
   let values: Record<string, unknown> = {};
   const states: Record<string, unknown>[] = [];

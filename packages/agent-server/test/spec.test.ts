@@ -49,7 +49,7 @@ describe('agent-server contract decisions', () => {
     expect(validate(schema('ThreadCreate'), body).valid).toBe(false);
   });
 
-  it('bounds and defaults search as DESIGN.md decides', () => {
+  it('bounds and defaults search as decision A7 says', () => {
     const search = spec.components.schemas.ThreadSearch;
     expect(search.properties.limit).toMatchObject({ minimum: 1, maximum: 1000, default: 10 });
     expect(search.properties.offset).toMatchObject({ minimum: 0, default: 0 });

@@ -1,4 +1,4 @@
-// End to end: the CLI scenarios against a real emulator (issue 4) on localhost, with a fast
+// End to end: the CLI scenarios against a real emulator on localhost, with a fast
 // revision clock, reached with the global fetch as a pipeline would reach a control plane. The
 // emulator checks every answer against the spec; anything it reports through onError (a
 // contract violation, an internal error) fails the test that caused it.

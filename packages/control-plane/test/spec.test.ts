@@ -142,7 +142,7 @@ describe('control-plane contract decisions', () => {
     expect(spec.paths['/v2/deployments/{deployment_id}/revisions'].get.responses['404']).toEqual(remove.responses['404']);
   });
 
-  it('requires every OAuth provider field, nullable where DESIGN.md says', () => {
+  it('requires every OAuth provider field, nullable where decision C8 says', () => {
     const provider = spec.components.schemas.OAuthProvider;
     expect(provider.required).toHaveLength(15);
     for (const field of ['code_challenge_method', 'provider_type', 'mcp_server_url']) expect(provider.properties[field].type).toContain('null');

@@ -1,4 +1,4 @@
-// Superstep semantics (DESIGN.md, and the Superstep schema's description): updates are applied in
+// Superstep semantics (decision A5 of docs/decisions.md, and the Superstep schema's description): updates are applied in
 // order; each superstep yields one checkpoint whose metadata has `source` (`input` when all its
 // updates are `as_node: __input__`, else `update`), `step` (−1, then +1 each), `writes`
 // (`{as_node: values}`) and `parents` (`{}`). Keys of `values` replace earlier ones, except

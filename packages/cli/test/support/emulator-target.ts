@@ -1,4 +1,4 @@
-// The emulator (issue 4) as a Target: the CLI scenarios against a real, stateful control plane
+// The emulator as a Target: the CLI scenarios against a real, stateful control plane
 // over HTTP. Outcomes map onto the emulator's `revision_outcomes` globs by an image / ref suffix
 // (`*--build-failed`, ...); SLOW is simply a revision the config leaves to DEPLOYED, which on the
 // emulator's clock takes three steps (QUEUED, AWAITING_DEPLOY, DEPLOYING), well past

@@ -1,7 +1,7 @@
 // A stateful fake of the control plane as a fetch function (and, through serve(), as an HTTP
 // server): deployments, revisions whose statuses advance one step per poll along a script, the
 // listings, delete, pools and providers, auth and the 404/422 shapes of the spec. It is what the
-// CLI's unit tests script answers with; the emulator (issue 4) will be the real thing.
+// CLI's unit tests script answers with; the emulator is the real thing.
 //
 // Outcome of a revision: chosen by the image URI or git ref it was made from, by a suffix
 // `--<outcome>` (`registry.test/app:1.0.0--build-failed`); no suffix deploys; `--never` stays

@@ -1,7 +1,7 @@
 // Where the CLI scenarios run. A Target is a control plane plus the few things a scenario needs
 // to know about it: its URL and credentials, how to make a revision end a given way, and a revision
 // clock fast enough to test with. The unit suite uses the in-memory fake (injected fetch, and
-// over HTTP with the global fetch); the end-to-end suite adds the emulator (issue 4), whose
+// over HTTP with the global fetch); the end-to-end suite adds the emulator, whose
 // `revision_outcomes` globs on the image URI / ref and `step_ms` clock map onto image(), ref()
 // and the duration flags.
 import { createControlPlaneClient, iterateDeployments, type ControlPlaneClient } from '@agentplane/control-plane';
