@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `npm run mock`: one Prism process per API, serving the bundled specs of the client packages.
+// `npm run mock`: one Prism mock per API (behind the validation translator), serving the bundled
+// specs of the client packages.
 // Ports: --control-plane-port / AGENTPLANE_CONTROL_PLANE_MOCK_PORT (default 4010) and
 // --agent-server-port / AGENTPLANE_AGENT_SERVER_MOCK_PORT (default 4011); --host /
 // AGENTPLANE_MOCK_HOST (default 127.0.0.1). Stops both on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
-import { MOCKS, mockSpecPath } from './mocks.js';
-import { startPrism } from './prism.js';
+import { startMock } from './mock-server.js';
+import { MOCKS } from './mocks.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -41,7 +42,7 @@ process.on('SIGTERM', () => void stopAll(0));
 try {
   for (const mock of MOCKS) {
     const port = parsePort(flags[mock.portFlag] ?? process.env[mock.portEnv] ?? String(mock.defaultPort), mock.portFlag);
-    const server = await startPrism({ specPath: mockSpecPath(mock.api), port, host, verbose: 'warn', stdio: 'inherit' });
+    const server = await startMock({ api: mock.api, port, host, verbose: 'warn', stdio: 'inherit' });
     servers.push(server);
     server.child.once('exit', (code, signal) => {
       if (!stopping) {

@@ -154,18 +154,33 @@ describe('agent-server mock: validation and headers', () => {
     expect((await send(request)).status).toBe(200);
   });
 
+  // Prism's own finding, not the operation's first 422 example: the item names the field at fault.
   it.each([
-    ['createThread', { supersteps: [{ updates: [{ values: {} }] }] }],
-    ['createThread', { if_exists: 'replace' }],
-    ['searchThreads', { limit: 'ten' }],
-    ['searchThreads', { limit: 1001 }],
-    ['searchThreads', { sort_order: 'sideways' }],
-    ['getThreadHistory', { before: 'not-a-checkpoint' }],
-    ['getThreadHistory', { limit: 0 }],
-  ])('%s answers %j with 422 HTTPValidationError', async (operationId, body) => {
+    ['createThread', { bogus: 1 }, ['body', 'bogus'], 'extra_forbidden'],
+    ['createThread', { supersteps: [{ updates: [{ values: {} }] }] }, ['body', 'supersteps', 0, 'updates', 0, 'as_node'], 'missing'],
+    ['createThread', { if_exists: 'replace' }, ['body', 'if_exists'], 'enum'],
+    ['createThread', { thread_id: 'nope' }, ['body', 'thread_id'], 'uuid_parsing'],
+    ['searchThreads', { limit: 'ten' }, ['body', 'limit'], 'int_type'],
+    ['searchThreads', { limit: 1001 }, ['body', 'limit'], 'less_than_equal'],
+    ['searchThreads', { sort_order: 'sideways' }, ['body', 'sort_order'], 'enum'],
+    ['getThreadHistory', { limit: 0 }, ['body', 'limit'], 'greater_than_equal'],
+  ])('%s answers %j with a 422 HTTPValidationError naming that field', async (operationId, body, loc, type) => {
     const response = await send(validRequest(spec, urls[api]!, byId(operationId), { body }));
     expect(response.status).toBe(422);
     expect(validate('#/components/schemas/HTTPValidationError', response.body).errors).toBe('');
+    expect(response.body.detail).toContainEqual({ loc, msg: expect.any(String), type });
+  });
+
+  it('getThreadHistory answers a before that is none of its forms with 422 HTTPValidationError', async () => {
+    const response = await send(validRequest(spec, urls[api]!, byId('getThreadHistory'), { body: { before: 'not-a-checkpoint' } }));
+    expect(response.status).toBe(422);
+    expect(validate('#/components/schemas/HTTPValidationError', response.body).errors).toBe('');
+  });
+
+  it('answers a malformed path parameter with an item at that parameter', async () => {
+    const response = await send(validRequest(spec, urls[api]!, byId('getThread'), { pathParams: { thread_id: 'not-a-uuid' } }));
+    expect(response.status).toBe(422);
+    expect(response.body.detail).toEqual([{ loc: ['path', 'thread_id'], msg: expect.stringContaining('uuid'), type: 'uuid_parsing' }]);
   });
 
   it('copyThread accepts no body, and {}', async () => {

@@ -1,0 +1,51 @@
+// One API's mock as users reach it: a Prism process on a private port, and in front of it the
+// validation translator (decision T3) on the public port. The launcher (`npm run mock`) and the
+// contract tests both start mocks this way, so the tests check what users get.
+import net from 'node:net';
+import { mockSpecPath } from './mocks.js';
+import { startPrism } from './prism.js';
+import { startValidationTranslator } from './validation-translator.js';
+
+/**
+ * @typedef {object} MockServer
+ * @property {string} url the public base URL
+ * @property {import('node:child_process').ChildProcess} child the Prism process
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * @param {{api: string, port: number, host?: string, verbose?: string, stdio?: 'inherit' | 'pipe'}} options
+ * @returns {Promise<MockServer>}
+ */
+export async function startMock({ api, port, host = '127.0.0.1', verbose, stdio }) {
+  const prism = await startPrism({ specPath: mockSpecPath(api), port: await freePort(host), host, ...(verbose ? { verbose } : {}), ...(stdio ? { stdio } : {}) });
+  let front;
+  try {
+    front = await startValidationTranslator({ upstream: prism.url, port, host });
+  } catch (error) {
+    await prism.stop();
+    throw new Error(`cannot serve the ${api} mock on ${host}:${port}: ${/** @type {Error} */ (error).message}`);
+  }
+  const { port: bound } = /** @type {net.AddressInfo} */ (front.address());
+  return {
+    url: `http://${host}:${bound}`,
+    child: prism.child,
+    stop: async () => {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(() => resolve(undefined)));
+      await prism.stop();
+    },
+  };
+}
+
+/** A port free on `host` right now (the OS picks it). */
+export function freePort(host = '127.0.0.1') {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const { port } = /** @type {net.AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}

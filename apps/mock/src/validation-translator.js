@@ -1,0 +1,89 @@
+// A thin HTTP front for one Prism process (decision T3). Prism answers an invalid request with the
+// operation's first 422 example, which may name a field the request never had; what it actually
+// found at fault travels in its `sl-violations` header. This front passes every exchange through
+// unchanged, except a 422 that carries request violations: its body becomes those violations in
+// the spec's HTTPValidationError shape, so the fields named are the fields at fault.
+import http from 'node:http';
+
+/** Prism reports Ajv keywords; the mock answers the pydantic-style `type`s the spec's examples use. */
+const TYPES = {
+  required: 'missing',
+  additionalProperties: 'extra_forbidden',
+  maximum: 'less_than_equal',
+  minimum: 'greater_than_equal',
+  exclusiveMaximum: 'less_than',
+  exclusiveMinimum: 'greater_than',
+  minLength: 'string_too_short',
+  maxLength: 'string_too_long',
+  minItems: 'too_short',
+  maxItems: 'too_long',
+  pattern: 'string_pattern_mismatch',
+  enum: 'enum',
+  const: 'literal_error',
+};
+const TYPE_OF_TYPE = { string: 'string_type', integer: 'int_type', number: 'float_type', boolean: 'bool_type', object: 'dict_type', array: 'list_type' };
+
+/**
+ * The HTTPValidationError items for Prism's request violations, or none when it found none.
+ * @param {string | undefined} header the `sl-violations` header
+ * @returns {{loc: (string | number)[], msg: string, type: string}[]}
+ */
+export function violationsToValidationErrors(header) {
+  if (!header) return [];
+  let violations;
+  try {
+    violations = JSON.parse(header);
+  } catch {
+    return []; // Prism truncates an oversized header ("Too many violations! ..."): keep its answer
+  }
+  const items = [];
+  for (const violation of Array.isArray(violations) ? violations : []) {
+    const [origin, ...location] = violation.location ?? [];
+    // `if` only says a `then` failed; the failing fields are reported on their own.
+    if (origin !== 'request' || location.length === 0 || typeof violation.code !== 'string' || violation.code === 'if') continue;
+    const loc = location.map((part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part));
+    // A missing or unknown property is reported on its object; the item names the property.
+    const named = /(?:required property|found) '([^']+)'/.exec(violation.message)?.[1];
+    if (named && (violation.code === 'required' || violation.code === 'additionalProperties')) loc.push(named);
+    const expected = /must be (\w+)$/.exec(violation.message)?.[1];
+    const type = violation.code === 'type' ? (TYPE_OF_TYPE[expected] ?? 'type_error') : violation.code === 'format' ? `${/format "([^"]+)"/.exec(violation.message)?.[1] ?? 'format'}_parsing` : (TYPES[violation.code] ?? violation.code);
+    items.push({ loc, msg: violation.message, type });
+  }
+  return items;
+}
+
+/**
+ * Starts the front on `port`, forwarding to the Prism at `upstream`.
+ * @param {{upstream: string, port: number, host: string}} options
+ * @returns {Promise<http.Server>}
+ */
+export function startValidationTranslator({ upstream, port, host }) {
+  const target = new URL(upstream);
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer((req, res) => {
+    const forward = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
+      (answer) => {
+        const items = answer.statusCode === 422 ? violationsToValidationErrors(answer.headers['sl-violations']?.toString()) : [];
+        if (items.length === 0) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        answer.resume();
+        const body = JSON.stringify({ detail: items });
+        res.writeHead(422, { ...answer.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      },
+    );
+    forward.on('error', (error) => {
+      if (res.headersSent) return res.destroy(error);
+      res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: `The Prism mock did not answer: ${error.message}` }));
+    });
+    req.pipe(forward);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
