@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the static docs site into apps/docs/dist:
-//   index.html            links to each API's page and its bundled spec, built from the bundles
+//   index.html            a guide built from the READMEs' code blocks (guide.js), and links to each
+//                         API's page and its bundled spec, built from the bundles
 //   <api>.html            Redoc page with the Redoc bundle inlined (--inlineBundle), so the site
 //                         renders with no network at all
 //   specs/<api>.{json,yaml} the bundles, for download
@@ -14,7 +15,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { REPO_ROOT } from '../../../scripts/lib/apis.js';
 import { listOperations } from '../../../scripts/lib/openapi.js';
+import { escapeHtml, renderGuide } from './guide.js';
 import { DIST_DIR, DOCS_DIR, PAGES } from './site.js';
 
 const run = promisify(execFile);
@@ -44,13 +47,15 @@ const apis = await Promise.all(
 const template = fs.readFileSync(path.join(DOCS_DIR, 'src', 'index.html'), 'utf8');
 const cards = apis
   .map(({ name, page, spec, operationCount }) => `      <li>
-        <h2><a href="./${page}">${escapeHtml(spec.info.title)}</a></h2>
+        <h3><a href="./${page}">${escapeHtml(spec.info.title)}</a></h3>
         <p>${escapeHtml(spec.info.summary ?? '')}</p>
         <p class="meta">Version ${escapeHtml(spec.info.version)} · ${operationCount} operations ·
           <a href="./specs/${name}.yaml">openapi.yaml</a> · <a href="./specs/${name}.json">openapi.json</a></p>
       </li>`)
   .join('\n');
-fs.writeFileSync(path.join(DIST_DIR, 'index.html'), template.replace('<!-- API_CARDS -->', cards));
+const guide = renderGuide(REPO_ROOT);
+const index = template.replace('<!-- GUIDE_TOC -->', guide.toc).replace('<!-- GUIDE -->', guide.html).replace('<!-- API_CARDS -->', cards);
+fs.writeFileSync(path.join(DIST_DIR, 'index.html'), index);
 console.log(`docs: ${path.relative(process.cwd(), DIST_DIR)}/index.html, ${apis.map((a) => a.page).join(', ')}`);
 
 /** Replaces the CDN logo URLs of the Redoc bundle with a data URI of the local mark. */
@@ -60,9 +65,4 @@ function localizeRemoteAssets(file) {
   const localized = html.replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, logo);
   if (localized === html) throw new Error(`${file}: the Redoc logo URL was not found; check what the Redoc bundle loads remotely`);
   fs.writeFileSync(file, localized);
-}
-
-/** @param {string} text */
-function escapeHtml(text) {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }

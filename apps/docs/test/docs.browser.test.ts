@@ -57,10 +57,19 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     return { context, tab, external, errors, status: response?.status() };
   }
 
-  it('index links to every API page', async () => {
+  it('index links to every API page and guides a newcomer from the READMEs\' own code', async () => {
     const { context, tab, external, status } = await open('index.html');
     expect(status).toBe(200);
     for (const { page } of PAGES) await expect(tab.locator(`a[href="./${page}"]`).count()).resolves.toBe(1);
+    // Each guide section is there, linked from the contents, with the READMEs' commands in it.
+    for (const [id, snippet] of [
+      ['run-locally', 'npm ci'],
+      ['deploy-from-ci', 'agentplane deploy billing-agent'],
+      ['client-packages', 'createControlPlaneClient'],
+    ]) {
+      await expect(tab.locator(`nav a[href="#${id}"]`).count(), id).resolves.toBe(1);
+      await expect(tab.locator(`section#${id} pre`).first().innerText(), id).resolves.toContain(snippet);
+    }
     await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'index.png'), fullPage: true });
     expect(external).toEqual([]);
     await context.close();
@@ -73,6 +82,9 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
       expect(status).toBe(200);
       await tab.waitForSelector('[data-testid="menu-item-label"]', { timeout: 30_000 });
       await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-overview.png`) });
+      // Markdown the page shows as plain text (a server description, say) keeps its backticks.
+      const literalMarkdown = (await tab.evaluate(() => document.body.innerText)).split('\n').filter((line) => line.includes('`'));
+      expect(literalMarkdown, 'text shown with literal backticks').toEqual([]);
       // Redoc 3 renders one section at a time: open each operation from the side menu (expanding
       // its tag group first) and check that its summary is the visible heading.
       for (const { operation } of listOperations(spec)) {

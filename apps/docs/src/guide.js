@@ -1,0 +1,85 @@
+// The "getting started" half of the docs index, built from the READMEs' own code blocks: what a
+// newcomer needs next to the references (run it locally, deploy from CI, the client packages),
+// never written twice, so the site cannot drift from the READMEs that the tests run.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The fenced code blocks of a markdown document's `## <heading>` section (up to the next `## `),
+ * in order; an empty heading means the introduction, before the first `## `. `lang` keeps only
+ * blocks of that info string.
+ * @param {string} markdown
+ * @param {{heading: string, lang?: string}} where
+ * @returns {string[]}
+ */
+export function sectionCodeBlocks(markdown, { heading, lang }) {
+  const all = markdown.split('\n');
+  const start = heading === '' ? 0 : all.findIndex((line) => line.startsWith('## ') && line.slice(3).startsWith(heading));
+  if (start < 0) throw new Error(`no "## ${heading}" section`);
+  const lines = all.slice(start + 1);
+  const end = lines.findIndex((line) => line.startsWith('## '));
+  const section = (end < 0 ? lines : lines.slice(0, end)).join('\n');
+  return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].filter((m) => !lang || m[1] === lang).map((m) => m[2].trimEnd());
+}
+
+/**
+ * The first code block of a section, or a build error naming what is missing.
+ * @param {string} file @param {string} heading @param {string} lang @param {number} [index]
+ */
+function block(file, heading, lang, index = 0) {
+  const found = sectionCodeBlocks(fs.readFileSync(file, 'utf8'), { heading, lang })[index];
+  if (found === undefined) throw new Error(`${file}: section "${heading}" has no ${lang} block #${index + 1}, which the docs index shows`);
+  return found;
+}
+
+/** @param {string} text */
+export function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
+const code = (text) => `<pre><code>${escapeHtml(text)}</code></pre>`;
+
+/**
+ * The guide sections of the index, and their table of contents.
+ * @param {string} repoRoot
+ * @returns {{toc: string, html: string}} HTML
+ */
+export function renderGuide(repoRoot) {
+  const readme = path.join(repoRoot, 'README.md');
+  const pkg = (name) => path.join(repoRoot, 'packages', name, 'README.md');
+  const sections = [
+    {
+      id: 'run-locally',
+      title: 'Run it locally',
+      body: `<p>From a clone of the repository: install, then serve these docs and the stateful emulator of both APIs
+        (<code>npm start</code>), or the stateless Prism mocks (<code>npm run mock</code>).</p>
+        ${code(block(readme, 'Quick start', 'sh'))}
+        <p>Then talk to the emulator with the API key <code>npm start</code> printed:</p>
+        ${code(block(readme, 'Quick start', 'sh', 1))}`,
+    },
+    {
+      id: 'deploy-from-ci',
+      title: 'Deploy from CI/CD',
+      body: `<p>The <code>agentplane</code> CLI finds or creates a deployment by name, rolls out an image or a git ref,
+        and waits for the revision, with exit codes a pipeline can branch on
+        (0 deployed, 1 failed, 2 timed out, 3 usage or credentials, 4 not found, 130 interrupted).</p>
+        ${code(block(pkg('cli'), '', 'sh', 1))}
+        <p>A GitHub Actions workflow that deploys on every push to <code>main</code>:</p>
+        ${code(block(readme, 'Deploying from CI/CD', 'yaml'))}`,
+    },
+    {
+      id: 'client-packages',
+      title: 'Typed client packages',
+      body: `<p>Generated from the same specs, so every path, parameter, body and answer is typed:
+        <code>npm install @agentplane/control-plane</code> and <code>npm install @agentplane/agent-server</code>.</p>
+        <h3>Control plane: deploy and wait</h3>
+        ${code(block(pkg('control-plane'), 'Deploy from CI and wait', 'ts'))}
+        <h3>Agent server: threads, state and history</h3>
+        ${code(block(pkg('agent-server'), 'Threads, state and history', 'ts'))}`,
+    },
+  ];
+  return {
+    toc: sections.map((s) => `<a href="#${s.id}">${escapeHtml(s.title)}</a>`).join(' · '),
+    html: sections.map((s) => `      <section id="${s.id}">\n        <h2>${escapeHtml(s.title)}</h2>\n        ${s.body}\n      </section>`).join('\n'),
+  };
+}
