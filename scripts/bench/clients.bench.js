@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { build } from 'esbuild';
-import { REPO_ROOT } from '../lib/apis.js';
+import { REPO_ROOT } from '@agentplane/openapi-toolkit';
 
 export const title = 'Clients: request overhead and bundle size';
 

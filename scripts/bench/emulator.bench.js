@@ -49,9 +49,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { mockSpecPath } from '../../apps/mock/src/mocks.js';
-import { startPrism, stopChild } from '../../apps/mock/src/prism.js';
-import { REPO_ROOT } from '../lib/apis.js';
+import { mockSpecPath } from '@agentplane/mock/mocks';
+import { startPrism, stopChild } from '@agentplane/mock/prism';
+import { REPO_ROOT } from '@agentplane/openapi-toolkit';
 
 export const title = 'Emulator: agent server thread API vs Prism';
 

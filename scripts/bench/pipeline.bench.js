@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../lib/apis.js';
+import { REPO_ROOT } from '@agentplane/openapi-toolkit';
 
 export const title = 'Pipeline: turbo run build';
 

@@ -15,8 +15,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../../../scripts/lib/apis.js';
-import { listOperations } from '../../../scripts/lib/openapi.js';
+import { REPO_ROOT } from '@agentplane/openapi-toolkit';
+import { listOperations } from '@agentplane/openapi-toolkit';
 import { escapeHtml, renderGuide } from './guide.js';
 import { DIST_DIR, DOCS_DIR, PAGES } from './site.js';
 

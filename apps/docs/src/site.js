@@ -2,7 +2,7 @@
 // The build, the static server and the browser test all read this list.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_NAMES, apiPaths } from '../../../scripts/lib/apis.js';
+import { API_NAMES, apiPaths } from '@agentplane/openapi-toolkit';
 
 export const DOCS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST_DIR = path.join(DOCS_DIR, 'dist');

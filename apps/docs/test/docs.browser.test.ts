@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../../scripts/lib/apis.js';
-import { listOperations } from '../../../scripts/lib/openapi.js';
+import { REPO_ROOT } from '@agentplane/openapi-toolkit';
+import { listOperations } from '@agentplane/openapi-toolkit';
 import { serveStatic } from '../src/serve.js';
 import { DIST_DIR, PAGES } from '../src/site.js';
 

@@ -3,7 +3,7 @@
 // situations (a missing key, a missing record, a duplicate, a bad field), not by a `Prefer`
 // header — and every answer validated against the spec by the test as well as by the emulator.
 import { describe, expect, it } from 'vitest';
-import { createValidator, listOperations, loadBundle } from '../../../scripts/lib/openapi.js';
+import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { useEmulator } from './emulator-fixture.js';
 
 const f = useEmulator({

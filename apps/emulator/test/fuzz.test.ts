@@ -17,7 +17,7 @@
 // from the bundled specs, so a new operation or field is fuzzed without touching this file.
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations, resolveRef } from '../../../scripts/lib/openapi.js';
+import { listOperations, resolveRef } from '@agentplane/openapi-toolkit';
 import { isUuid, jsonRequest, rawRequest, rawSocketExchange, specOf, startTestEmulator, type ApiName, type RawRequest, type RawResponse, type TestEmulator } from './support/harness.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_120);

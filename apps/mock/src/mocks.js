@@ -1,6 +1,6 @@
 // Which APIs get a mock, on which default ports, from which bundle.
 import fs from 'node:fs';
-import { apiPaths } from '../../../scripts/lib/apis.js';
+import { apiPaths } from '@agentplane/openapi-toolkit';
 
 export const MOCKS = [
   { api: 'control-plane', title: 'Control plane', defaultPort: 4010, portFlag: 'control-plane-port', portEnv: 'AGENTPLANE_CONTROL_PLANE_MOCK_PORT' },

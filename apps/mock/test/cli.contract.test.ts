@@ -5,7 +5,7 @@
 // idempotency) is tested against the fake in packages/cli and, later, the emulator.
 import { run } from '@agentplane/cli';
 import { describe, expect, inject, it } from 'vitest';
-import { loadBundle } from '../../../scripts/lib/openapi.js';
+import { loadBundle } from '@agentplane/openapi-toolkit';
 
 const urls = inject('mockUrls');
 const spec = loadBundle('control-plane');

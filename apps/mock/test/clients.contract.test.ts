@@ -4,7 +4,7 @@
 import { createAgentServerClient, type AgentServerClient } from '@agentplane/agent-server';
 import { createControlPlaneClient, type ControlPlaneClient } from '@agentplane/control-plane';
 import { describe, expect, inject, it } from 'vitest';
-import { createValidator, listOperations, loadBundle } from '../../../scripts/lib/openapi.js';
+import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { responseSchema } from './requests.js';
 
 const urls = inject('mockUrls');

@@ -2,8 +2,8 @@
 // body that validates against the spec, each named example is served verbatim, and invalid
 // requests get the documented 401/422 shapes.
 import { describe, expect, inject, it } from 'vitest';
-import { API_NAMES } from '../../../scripts/lib/apis.js';
-import { createValidator, listOperations, loadBundle } from '../../../scripts/lib/openapi.js';
+import { API_NAMES } from '@agentplane/openapi-toolkit';
+import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { firstRequestExample, responseExamples, responseSchema, send, validRequest } from './requests.js';
 
 const urls = inject('mockUrls');

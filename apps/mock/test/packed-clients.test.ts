@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, inject, it } from 'vitest';
-import { REPO_ROOT } from '../../../scripts/lib/apis.js';
+import { REPO_ROOT } from '@agentplane/openapi-toolkit';
 
 const urls = inject('mockUrls');
 const PACKAGES = ['client-core', 'control-plane', 'agent-server', 'cli'];

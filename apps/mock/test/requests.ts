@@ -1,7 +1,7 @@
 // Builds a valid request for any operation of a bundle from the spec itself: path parameters
 // from their examples, the body from the first named request example. The contract tests then
 // vary one thing at a time (the Prefer header, a credential, one bad value).
-import { listOperations, resolveRef } from '../../../scripts/lib/openapi.js';
+import { listOperations, resolveRef } from '@agentplane/openapi-toolkit';
 
 export type Operation = ReturnType<typeof listOperations>[number];
 

@@ -1,7 +1,7 @@
 // Unit tests of the agent server client with an injected fetch: no network.
 import { describe, expect, it } from 'vitest';
 import { ApiError, createAgentServerClient, isSafeToRepeat, iterateHistory, iterateThreads, unwrap, type Thread, type ThreadState } from '../src/index.js';
-import { json } from './helpers.js';
+import { json } from '@agentplane/openapi-toolkit/testing';
 
 const THREAD_ID = '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
 const fastRetry = { baseDelayMs: 1, random: () => 0 };

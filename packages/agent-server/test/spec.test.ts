@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createValidator, loadBundle } from '../../../scripts/lib/openapi.js';
-import { describeSpecContract } from '../../../scripts/testing/spec-contract.js';
+import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
+import { describeSpecContract } from '@agentplane/openapi-toolkit/testing';
 
 describeSpecContract('agent-server', [
   { operationId: 'createThread', method: 'post', path: '/threads', statuses: ['200', '401', '409', '422'] },

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { readmeExamples, typecheckReadmeExamples } from '../../../scripts/testing/readme-examples.js';
+import { readmeExamples, typecheckReadmeExamples } from '@agentplane/openapi-toolkit/testing';
 import { COMMANDS, commandName } from '../src/commands.js';
 import { EXIT } from '../src/errors.js';
 import { FLAGS } from '../src/options.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, createControlPlaneClient, unwrap } from '../src/index.js';
 import type { Deployment } from '../src/index.js';
-import { json } from './helpers.js';
+import { json } from '@agentplane/openapi-toolkit/testing';
 
 const DEPLOYMENT_ID = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
 

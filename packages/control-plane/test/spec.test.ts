@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createValidator, loadBundle, resolveRef } from '../../../scripts/lib/openapi.js';
-import { describeSpecContract } from '../../../scripts/testing/spec-contract.js';
+import { createValidator, loadBundle, resolveRef } from '@agentplane/openapi-toolkit';
+import { describeSpecContract } from '@agentplane/openapi-toolkit/testing';
 
 describeSpecContract('control-plane', [
   { operationId: 'listDeployments', method: 'get', path: '/v2/deployments', statuses: ['200', '401', '422'] },

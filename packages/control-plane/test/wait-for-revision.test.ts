@@ -12,7 +12,7 @@ import {
   type Revision,
   type RevisionStatus,
 } from '../src/index.js';
-import { json } from './helpers.js';
+import { json } from '@agentplane/openapi-toolkit/testing';
 
 const DEPLOYMENT_ID = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
 const REVISION_ID = '5e8f2c1a-9b7d-4e6f-a3c2-7d1e0f9b8a64';

@@ -3,7 +3,7 @@
 // sender for requests no typed client would make, and the spec's own validator for answers.
 import http from 'node:http';
 import net from 'node:net';
-import { createValidator, loadBundle } from '../../../../scripts/lib/openapi.js';
+import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
 import type { EmulatorConfig } from '../../src/config.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator.js';
 

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { REPO_ROOT } from '../lib/apis.js';
+import { REPO_ROOT } from '../apis.js';
 
 /** Returns the README's TypeScript blocks. */
 export function readmeExamples(packageDir: string): string[] {

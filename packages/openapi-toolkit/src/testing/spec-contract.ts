@@ -9,9 +9,10 @@ import { promisify } from 'node:util';
 import { lint, loadConfig } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { REDOCLY_CONFIG, REPO_ROOT, apiPaths } from '../lib/apis.js';
-import { createValidator, listOperations, loadBundle, resolveRef } from '../lib/openapi.js';
-import { generateTypes } from '../lib/typegen.js';
+import { REDOCLY_CONFIG, REPO_ROOT, apiPaths } from '../apis.js';
+import { listOperations, loadBundle, resolveRef } from '../document.js';
+import { createValidator } from '../schema-validator.js';
+import { generateTypes } from '../typegen.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);

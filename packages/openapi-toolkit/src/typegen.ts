@@ -1,7 +1,8 @@
 // How TypeScript types are generated from a spec: one function, used by the build and by the
 // freshness test, so both always agree on the options.
 import { pathToFileURL } from 'node:url';
-import openapiTS, { COMMENT_HEADER, astToString } from 'openapi-typescript';
+import type { Config } from '@redocly/openapi-core';
+import openapiTS, { COMMENT_HEADER, astToString, type OpenAPITSOptions } from 'openapi-typescript';
 
 /**
  * openapi-typescript options, and why:
@@ -12,7 +13,6 @@ import openapiTS, { COMMENT_HEADER, astToString } from 'openapi-typescript';
  * - rootTypes, rootTypesNoSchemaPrefix, rootTypesKeepCasing: every schema is also exported under
  *   its component name (`Deployment`, `HTTPValidationError`), so the packages re-export the
  *   generator's aliases instead of listing them by hand.
- * @type {import('openapi-typescript').OpenAPITSOptions}
  */
 export const TYPEGEN_OPTIONS = {
   defaultNonNullable: false,
@@ -20,14 +20,21 @@ export const TYPEGEN_OPTIONS = {
   rootTypes: true,
   rootTypesNoSchemaPrefix: true,
   rootTypesKeepCasing: true,
-};
+} satisfies OpenAPITSOptions;
 
 /**
- * @param {string} specRoot absolute path of the API's root openapi.yaml
- * @param {import('@redocly/openapi-core').Config} redocly the loaded redocly.yaml (its lint rules apply)
- * @returns {Promise<string>} the content of the generated .ts file
+ * The server's view of the same types: a field with a `default` is always there, because the
+ * server applies the default before a handler sees the request (decision E1).
  */
-export async function generateTypes(specRoot, redocly) {
-  const ast = await openapiTS(pathToFileURL(specRoot), { ...TYPEGEN_OPTIONS, redocly, silent: true });
+export const SERVER_TYPEGEN_OPTIONS = { ...TYPEGEN_OPTIONS, defaultNonNullable: true } satisfies OpenAPITSOptions;
+
+/**
+ * @param source the API's root openapi.yaml (absolute path), or a bundled document
+ * @param redocly the loaded redocly.yaml (its lint rules apply)
+ * @returns the content of the generated .ts file
+ */
+export async function generateTypes(source: string | object, redocly: Config, options: OpenAPITSOptions = TYPEGEN_OPTIONS): Promise<string> {
+  const input = typeof source === 'string' ? pathToFileURL(source) : (source as Parameters<typeof openapiTS>[0]);
+  const ast = await openapiTS(input, { ...options, redocly, silent: true });
   return `${COMMENT_HEADER}${astToString(ast)}`;
 }

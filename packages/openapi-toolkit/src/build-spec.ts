@@ -1,0 +1,40 @@
+// Builds one API's artifacts from its split spec, in one process:
+//   packages/<api>/openapi/openapi.{yaml,json}  self-contained bundles
+//   packages/<api>/src/generated/openapi.ts     openapi-typescript types
+// Where they go is the API's entry in redocly.yaml (see apis.ts).
+//
+// Why not the openapi-typescript CLI: with several APIs in redocly.yaml it generates them
+// concurrently, and the example validation of its Redocly core then fails to resolve relative
+// $refs across the two runs. One API per process, as turbo schedules it, avoids that.
+import fs from 'node:fs';
+import path from 'node:path';
+import { bundle, loadConfig } from '@redocly/openapi-core';
+import YAML from 'yaml';
+import { REDOCLY_CONFIG, REPO_ROOT, apiPaths } from './apis.js';
+import { generateTypes } from './typegen.js';
+
+export async function buildApi(name: string): Promise<void> {
+  const paths = apiPaths(name);
+  const config = await loadConfig({ configPath: REDOCLY_CONFIG });
+  const started = performance.now();
+  const { bundle: document, problems } = await bundle({ ref: paths.specRoot, config });
+  const errors = problems.filter((p) => p.severity === 'error');
+  if (errors.length > 0) {
+    for (const p of errors) console.error(`${p.ruleId}: ${p.message}`);
+    throw new Error(`bundling ${name} failed with ${errors.length} error(s)`);
+  }
+  const parsed = document.parsed;
+  writeFile(paths.bundleYaml, YAML.stringify(parsed, { lineWidth: 0, aliasDuplicateObjects: false }));
+  writeFile(paths.bundleJson, `${JSON.stringify(parsed, null, 2)}\n`);
+  // openapi-typescript lints with the same config and refuses (throws) on any error-level problem.
+  writeFile(paths.typesFile, await generateTypes(paths.specRoot, config));
+
+  const ms = Math.round(performance.now() - started);
+  const rel = (p: string) => path.relative(REPO_ROOT, p);
+  console.log(`${name}: ${rel(paths.bundleYaml)}, ${rel(paths.bundleJson)}, ${rel(paths.typesFile)} (${ms} ms)`);
+}
+
+export function writeFile(file: string, content: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}

@@ -1,0 +1,44 @@
+// Rules of the repository's shape that no compiler checks: every workspace package imports the
+// others by name (never by a relative path into another package), and nothing points outside the
+// repository for a decision or a fact (the decision record is docs/decisions.md).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../src/apis.js';
+
+const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+const sources = tracked.filter((file) => /\.(ts|js|mjs)$/.test(file) && !file.includes('/generated/'));
+
+/** The folder of the nearest package.json above a file: the package it belongs to. */
+function packageOf(file: string): string {
+  for (let dir = path.dirname(path.join(REPO_ROOT, file)); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+  }
+}
+
+describe('repository', () => {
+  it('imports other workspace packages by name, never by a relative path across a package boundary', () => {
+    const crossings: string[] = [];
+    for (const file of sources) {
+      const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+      const home = packageOf(file);
+      for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        const target = path.resolve(path.dirname(path.join(REPO_ROOT, file)), specifier!);
+        if (!target.startsWith(`${home}${path.sep}`)) crossings.push(`${file}: ${specifier}`);
+      }
+    }
+    expect(crossings).toEqual([]);
+  });
+
+  it('points nowhere outside itself for a decision: no design brief, no issue numbers', () => {
+    const outside: string[] = [];
+    for (const file of tracked.filter((f) => /\.(ts|js|mjs|md|yaml|yml|json)$/.test(f) && f !== 'package-lock.json')) {
+      const lines = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (/DESIGN\.md|\bissue #?\d+\b/i.test(line)) outside.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(outside).toEqual([]);
+  });
+});
