@@ -44,14 +44,13 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { mockSpecPath } from '@agentplane/mock/mocks';
 import { startPrism, stopChild } from '@agentplane/mock/prism';
-import { REPO_ROOT } from '@agentplane/openapi-toolkit';
+import { REPO_ROOT, freePort } from '@agentplane/openapi-toolkit';
 
 export const title = 'Emulator: agent server thread API vs Prism';
 
@@ -228,18 +227,6 @@ function searchBy(metadata, name) {
 /** @param {string} threadId @param {string} name @returns {Endpoint} */
 function historyOf(threadId, name) {
   return { name, method: 'POST', path: () => `/threads/${threadId}/history`, body: () => '{"limit":10}' };
-}
-
-/** A free TCP port on 127.0.0.1 (Prism's launcher takes a port, not 0). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

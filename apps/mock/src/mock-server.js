@@ -1,7 +1,7 @@
 // One API's mock as users reach it: a Prism process on a private port, and in front of it the
 // validation translator (decision T3) on the public port. The launcher (`npm run mock`) and the
 // contract tests both start mocks this way, so the tests check what users get.
-import net from 'node:net';
+import { freePort } from '@agentplane/openapi-toolkit';
 import { mockSpecPath } from './mocks.js';
 import { startPrism } from './prism.js';
 import { startValidationTranslator } from './validation-translator.js';
@@ -26,7 +26,7 @@ export async function startMock({ api, port, host = '127.0.0.1', verbose, stdio 
     await prism.stop();
     throw new Error(`cannot serve the ${api} mock on ${host}:${port}: ${/** @type {Error} */ (error).message}`);
   }
-  const { port: bound } = /** @type {net.AddressInfo} */ (front.address());
+  const { port: bound } = /** @type {import('node:net').AddressInfo} */ (front.address());
   return {
     url: `http://${host}:${bound}`,
     child: prism.child,
@@ -36,16 +36,4 @@ export async function startMock({ api, port, host = '127.0.0.1', verbose, stdio 
       await prism.stop();
     },
   };
-}
-
-/** A port free on `host` right now (the OS picks it). */
-export function freePort(host = '127.0.0.1') {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = /** @type {net.AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -15,5 +15,6 @@ export {
   type ListedOperation,
   type OpenApiDocument,
 } from './document.js';
+export { freePort } from './free-port.js';
 export { createValidator, type SchemaValidator, type ValidationResult } from './schema-validator.js';
 export { SERVER_TYPEGEN_OPTIONS, TYPEGEN_OPTIONS, generateTypes } from './typegen.js';
