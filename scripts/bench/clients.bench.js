@@ -12,8 +12,8 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { build } from 'esbuild';
 import { REPO_ROOT } from '@agentplane/openapi-toolkit';
+import { build } from 'esbuild';
 
 export const title = 'Clients: request overhead and bundle size';
 
@@ -22,8 +22,22 @@ const REQUESTS_PER_ROUND = 300;
 // Before the rounds: every contender runs this long (ms) so that V8 has optimised fetch's and the
 // clients' paths; 200 requests each left the first rounds of the later contenders slower.
 const WARMUP_MS = 1000;
-const POOL = { name: 'python-pool', template_name: 'python-3-12', replicas: 2, id: '6c5b4a39-2817-4f06-9e5d-4c3b2a190f8e', created_at: '2026-11-01T12:00:00Z', updated_at: '2026-11-12T16:42:09Z' };
-const THREAD = { thread_id: '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f', created_at: '2026-11-19T14:02:11.204Z', updated_at: '2026-11-19T14:02:11.217Z', metadata: { graph_id: 'support' }, status: 'idle', config: {} };
+const POOL = {
+  name: 'python-pool',
+  template_name: 'python-3-12',
+  replicas: 2,
+  id: '6c5b4a39-2817-4f06-9e5d-4c3b2a190f8e',
+  created_at: '2026-11-01T12:00:00Z',
+  updated_at: '2026-11-12T16:42:09Z',
+};
+const THREAD = {
+  thread_id: '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f',
+  created_at: '2026-11-19T14:02:11.204Z',
+  updated_at: '2026-11-19T14:02:11.217Z',
+  metadata: { graph_id: 'support' },
+  status: 'idle',
+  config: {},
+};
 
 export async function run() {
   const { createControlPlaneClient } = await import('@agentplane/control-plane');
@@ -51,8 +65,10 @@ export async function run() {
       const response = await fetch(`${base}/threads/${THREAD.thread_id}`, { headers: { 'X-Api-Key': 'bench' } });
       return response.json();
     },
-    'openapi-fetch alone (GET pool)': () => bareOpenapiFetch.GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'python-pool' } } }),
-    'control-plane client (getSandboxPool)': () => controlPlane.GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'python-pool' } } }),
+    'openapi-fetch alone (GET pool)': () =>
+      bareOpenapiFetch.GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'python-pool' } } }),
+    'control-plane client (getSandboxPool)': () =>
+      controlPlane.GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'python-pool' } } }),
     'agent-server client (getThread)': () => agentServer.GET('/threads/{thread_id}', { params: { path: { thread_id: THREAD.thread_id } } }),
   };
 
@@ -60,10 +76,22 @@ export async function run() {
 
   const rows = [
     ['raw fetch (GET pool)', medians['raw fetch (GET pool)'], ''],
-    ['openapi-fetch alone (GET pool), reference', medians['openapi-fetch alone (GET pool)'], `ratio ${(medians['openapi-fetch alone (GET pool)'] / medians['raw fetch (GET pool)']).toFixed(3)}`],
-    ['control-plane client (getSandboxPool)', medians['control-plane client (getSandboxPool)'], `ratio ${(medians['control-plane client (getSandboxPool)'] / medians['raw fetch (GET pool)']).toFixed(3)} (target ≤ 1.10)`],
+    [
+      'openapi-fetch alone (GET pool), reference',
+      medians['openapi-fetch alone (GET pool)'],
+      `ratio ${(medians['openapi-fetch alone (GET pool)'] / medians['raw fetch (GET pool)']).toFixed(3)}`,
+    ],
+    [
+      'control-plane client (getSandboxPool)',
+      medians['control-plane client (getSandboxPool)'],
+      `ratio ${(medians['control-plane client (getSandboxPool)'] / medians['raw fetch (GET pool)']).toFixed(3)} (target ≤ 1.10)`,
+    ],
     ['raw fetch (GET thread)', medians['raw fetch (GET thread)'], ''],
-    ['agent-server client (getThread)', medians['agent-server client (getThread)'], `ratio ${(medians['agent-server client (getThread)'] / medians['raw fetch (GET thread)']).toFixed(3)} (target ≤ 1.10)`],
+    [
+      'agent-server client (getThread)',
+      medians['agent-server client (getThread)'],
+      `ratio ${(medians['agent-server client (getThread)'] / medians['raw fetch (GET thread)']).toFixed(3)} (target ≤ 1.10)`,
+    ],
   ];
   console.log(`per-request latency, median of ${ROUNDS * REQUESTS_PER_ROUND} sequential requests each (interleaved rounds):`);
   const width = Math.max(...rows.map((r) => r[0].length));
@@ -80,11 +108,21 @@ export async function run() {
     'openapi-fetch alone (reference)': require.resolve('openapi-fetch'),
   };
   for (const [name, entry] of Object.entries(entries)) {
-    const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent' });
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'neutral',
+      write: false,
+      logLevel: 'silent',
+    });
     const code = result.outputFiles[0].contents;
     const gzip = zlib.gzipSync(code, { level: 9 }).length;
     const target = name.startsWith('@agentplane') ? `(target ≤ 8 kB: ${gzip <= 8192 ? 'met' : 'MISSED'})` : '';
-    console.log(`  ${name.padEnd(34)} ${(code.length / 1024).toFixed(1).padStart(6)} kB min  ${(gzip / 1024).toFixed(2).padStart(6)} kB min+gzip  ${target}`);
+    console.log(
+      `  ${name.padEnd(34)} ${(code.length / 1024).toFixed(1).padStart(6)} kB min  ${(gzip / 1024).toFixed(2).padStart(6)} kB min+gzip  ${target}`,
+    );
   }
 }
 
@@ -139,7 +177,7 @@ async function breakdown(base) {
   const layers = {
     'raw fetch (GET pool)': async () => (await fetch(url, { headers: { 'X-Api-Key': 'bench' } })).json(),
     'openapi-fetch, trivial Request, fixed path/query': () => engine.GET('/v2/sandboxes/pools/{name}', params),
-    '+ OutgoingRequest and the clients\' serializers': () => withRequest.GET('/v2/sandboxes/pools/{name}', params),
+    "+ OutgoingRequest and the clients' serializers": () => withRequest.GET('/v2/sandboxes/pools/{name}', params),
     '+ auth middleware (key no longer a base header)': () => withAuth.GET('/v2/sandboxes/pools/{name}', params),
     '+ retrying fetch = control-plane client': () => client.GET('/v2/sandboxes/pools/{name}', params),
   };
@@ -149,7 +187,8 @@ async function breakdown(base) {
   const width = Math.max(...Object.keys(layers).map((k) => k.length));
   let previous = raw;
   for (const [name, ms] of Object.entries(medians)) {
-    const note = name === 'raw fetch (GET pool)' ? '' : `ratio ${(ms / raw).toFixed(3)}  layer ${((ms - previous) * 1000).toFixed(1).padStart(5)} µs`;
+    const note =
+      name === 'raw fetch (GET pool)' ? '' : `ratio ${(ms / raw).toFixed(3)}  layer ${((ms - previous) * 1000).toFixed(1).padStart(5)} µs`;
     console.log(`  ${name.padEnd(width)}  ${(ms * 1000).toFixed(0).padStart(6)} µs  ${note}`);
     previous = ms;
   }

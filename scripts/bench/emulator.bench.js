@@ -47,10 +47,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
 import { mockSpecPath } from '@agentplane/mock/mocks';
 import { startPrism, stopChild } from '@agentplane/mock/prism';
-import { REPO_ROOT, freePort } from '@agentplane/openapi-toolkit';
+import { freePort, REPO_ROOT } from '@agentplane/openapi-toolkit';
+import autocannon from 'autocannon';
 
 export const title = 'Emulator: agent server thread API vs Prism';
 
@@ -135,7 +135,13 @@ async function load({ server, endpoint, connections, duration, amount, onAnswer 
   const loadUsage = process.cpuUsage(loadBefore);
   if (result.errors) statuses.errors = result.errors;
   if (result.timeouts) statuses.timeouts = result.timeouts;
-  return { latencies, seconds, serverCpu: cpuSeconds(server.pid) - serverBefore, loadCpu: (loadUsage.user + loadUsage.system) / 1e6, statuses };
+  return {
+    latencies,
+    seconds,
+    serverCpu: cpuSeconds(server.pid) - serverBefore,
+    loadCpu: (loadUsage.user + loadUsage.system) / 1e6,
+    statuses,
+  };
 }
 
 /** @param {Sample[]} samples @returns {Measurement} */
@@ -145,7 +151,8 @@ function summarize(samples) {
   /** @type {Record<string, number>} */
   const statuses = {};
   for (const sample of samples) for (const [code, n] of Object.entries(sample.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
-  const at = (/** @type {number} */ q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN);
+  const at = (/** @type {number} */ q) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN;
   const total = Object.values(statuses).reduce((a, b) => a + b, 0);
   const rates = samples.map((s) => s.latencies.length / s.seconds).sort((a, b) => a - b);
   return {
@@ -157,7 +164,9 @@ function summarize(samples) {
     loadCpu: samples.reduce((sum, s) => sum + s.loadCpu, 0) / seconds,
     ok: latencies.length,
     failed: total - latencies.length,
-    statuses: Object.entries(statuses).map(([code, n]) => `${code}×${n}`).join(' '),
+    statuses: Object.entries(statuses)
+      .map(([code, n]) => `${code}×${n}`)
+      .join(' '),
   };
 }
 
@@ -172,7 +181,8 @@ async function compare(contenders, { connections, seconds }) {
   /** @type {Sample[][]} */
   const samples = contenders.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, { server, endpoint }] of contenders.entries()) samples[i].push(await load({ server, endpoint, connections, duration: seconds }));
+    for (const [i, { server, endpoint }] of contenders.entries())
+      samples[i].push(await load({ server, endpoint, connections, duration: seconds }));
   }
   return samples.map(summarize);
 }
@@ -200,7 +210,11 @@ const pick = (random, n) => Math.floor(random() * n);
 const metadataRandom = rng(1);
 /** Metadata of a created thread: three keys with 3, 300 and 5,000 distinct values. */
 function threadMetadata() {
-  return { graph_id: GRAPHS[pick(metadataRandom, GRAPHS.length)], tenant: `tenant-${pick(metadataRandom, TENANTS)}`, user: `user-${pick(metadataRandom, USERS)}` };
+  return {
+    graph_id: GRAPHS[pick(metadataRandom, GRAPHS.length)],
+    tenant: `tenant-${pick(metadataRandom, TENANTS)}`,
+    user: `user-${pick(metadataRandom, USERS)}`,
+  };
 }
 
 /**
@@ -273,7 +287,14 @@ async function startEmulatorProcess({ db, production }) {
  * answers every request with the same thread JSON, doing no routing, validation or storage.
  */
 async function startFloorServer() {
-  const thread = { thread_id: PRISM_THREAD_ID, created_at: '2026-11-19T14:02:11.204Z', updated_at: '2026-11-19T14:02:11.217Z', metadata: { graph_id: 'support', tenant: 'tenant-7', user: 'user-42' }, status: 'idle', config: {} };
+  const thread = {
+    thread_id: PRISM_THREAD_ID,
+    created_at: '2026-11-19T14:02:11.204Z',
+    updated_at: '2026-11-19T14:02:11.217Z',
+    metadata: { graph_id: 'support', tenant: 'tenant-7', user: 'user-42' },
+    status: 'idle',
+    config: {},
+  };
   const script = `
     const body = ${JSON.stringify(JSON.stringify(thread))};
     const server = require('node:http').createServer((req, res) => {
@@ -329,7 +350,14 @@ async function seedThroughStore(dbFile, bulk) {
   const superstep = (i) =>
     i === 0
       ? { updates: [{ as_node: '__input__', values: { topic: 'quarterly billing review', step_count: 0, summary: 'started' } }] }
-      : { updates: [{ as_node: 'agent', values: { step_count: i, summary: `step ${i}: checked invoice ${i % 97} and updated the running summary` } }] };
+      : {
+          updates: [
+            {
+              as_node: 'agent',
+              values: { step_count: i, summary: `step ${i}: checked invoice ${i % 97} and updated the running summary` },
+            },
+          ],
+        };
   /** @param {number} checkpoints @returns {string} the thread's ID */
   const build = (checkpoints) => {
     const threadId = randomUUID();
@@ -338,11 +366,20 @@ async function seedThroughStore(dbFile, bulk) {
       let values = {};
       for (let from = 0; from < checkpoints; from += CHUNK) {
         const supersteps = Array.from({ length: Math.min(CHUNK, checkpoints - from) }, (_, k) => superstep(from + k));
-        const plan = planSupersteps(supersteps, { graphId: metadata.graph_id, startValues: values, firstStep: from - 1, checkMessage: () => null });
+        const plan = planSupersteps(supersteps, {
+          graphId: metadata.graph_id,
+          startValues: values,
+          firstStep: from - 1,
+          checkMessage: () => null,
+        });
         if ('issues' in plan) throw new Error(`seeding supersteps rejected: ${JSON.stringify(plan.issues)}`);
         const now = new Date().toISOString();
         const stamped = stampCheckpoints(plan.checkpoints, now);
-        if (from === 0) store.insert({ thread_id: threadId, created_at: now, updated_at: now, status: 'idle', metadata, values: plan.values, config: {} }, stamped);
+        if (from === 0)
+          store.insert(
+            { thread_id: threadId, created_at: now, updated_at: now, status: 'idle', metadata, values: plan.values, config: {} },
+            stamped,
+          );
         else store.append(threadId, stamped, now);
         values = plan.values;
       }
@@ -362,7 +399,10 @@ async function seedThroughStore(dbFile, bulk) {
     for (let i = 0; i < bulk; i++) {
       const threadId = randomUUID();
       const now = new Date(clock++).toISOString();
-      store.insert({ thread_id: threadId, created_at: now, updated_at: now, status: 'idle', metadata: threadMetadata(), values: {}, config: {} }, []);
+      store.insert(
+        { thread_id: threadId, created_at: now, updated_at: now, status: 'idle', metadata: threadMetadata(), values: {}, config: {} },
+        [],
+      );
       bulkIds.push(threadId);
     }
   });
@@ -372,7 +412,11 @@ async function seedThroughStore(dbFile, bulk) {
 
 /** The exact number of threads, from the search's X-Pagination-Total. */
 async function threadCount(base) {
-  const response = await fetch(`${base}/threads/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"limit":1}' });
+  const response = await fetch(`${base}/threads/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"limit":1}',
+  });
   await response.arrayBuffer();
   return Number(response.headers.get('x-pagination-total'));
 }
@@ -403,7 +447,13 @@ export async function run() {
     const seeded = await Promise.all(
       [seed.small, seed.large].map(async (threadId) => {
         const state = await (await fetch(`${emulator.url}/threads/${threadId}/state`)).json();
-        const page = await (await fetch(`${emulator.url}/threads/${threadId}/history`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"limit":10}' })).json();
+        const page = await (
+          await fetch(`${emulator.url}/threads/${threadId}/history`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"limit":10}',
+          })
+        ).json();
         return `latest step ${state.metadata.step}, history page of ${page.length}`;
       }),
     );
@@ -415,7 +465,13 @@ export async function run() {
     const loaded = { connections: CONNECTIONS, seconds: ROUND_S };
 
     // Creates first (on the 75,000 threads seeded so far); their threads count toward the 100,000.
-    const [createPrism, createOurs] = await compare([{ server: prism, endpoint: theirs.create }, { server: emulator, endpoint: ours.create }], loaded);
+    const [createPrism, createOurs] = await compare(
+      [
+        { server: prism, endpoint: theirs.create },
+        { server: emulator, endpoint: ours.create },
+      ],
+      loaded,
+    );
 
     // Top up to exactly THREADS threads through the API, keeping the IDs the server answers.
     const toCreate = THREADS - (await threadCount(emulator.url));
@@ -453,8 +509,20 @@ export async function run() {
     const devErrors = dev.stderrLines();
     await dev.stop();
     await floor.stop();
-    const [searchPrism, searchOurs] = await compare([{ server: prism, endpoint: theirs.search }, { server: emulator, endpoint: ours.search }], loaded);
-    const [historyPrism, historyOurs] = await compare([{ server: prism, endpoint: theirs.history }, { server: emulator, endpoint: ours.history }], loaded);
+    const [searchPrism, searchOurs] = await compare(
+      [
+        { server: prism, endpoint: theirs.search },
+        { server: emulator, endpoint: ours.search },
+      ],
+      loaded,
+    );
+    const [historyPrism, historyOurs] = await compare(
+      [
+        { server: prism, endpoint: theirs.history },
+        { server: emulator, endpoint: ours.history },
+      ],
+      loaded,
+    );
     await prismProcess.stop();
 
     // One connection: what one request costs, without queueing behind others.
@@ -480,45 +548,100 @@ export async function run() {
     const dbBytes = ['', '-wal'].reduce((sum, suffix) => sum + (fs.existsSync(dbFile + suffix) ? fs.statSync(dbFile + suffix).size : 0), 0);
 
     // --- Report ----------------------------------------------------------------------------------
-    console.log(`Same machine, same run. autocannon in this process, ${CONNECTIONS} connections; per row a ${WARMUP_S} s warm-up, then ${ROUNDS} rounds of ${ROUND_S} s interleaved with the other rows of the endpoint; req/s of the median round, latencies over all rounds.`);
-    console.log(`emulator: the CLI, its own process, NODE_ENV=production (dev mode: every response validated); reads on ${fmtCount(total)} threads.`);
+    console.log(
+      `Same machine, same run. autocannon in this process, ${CONNECTIONS} connections; per row a ${WARMUP_S} s warm-up, then ${ROUNDS} rounds of ${ROUND_S} s interleaved with the other rows of the endpoint; req/s of the median round, latencies over all rounds.`,
+    );
+    console.log(
+      `emulator: the CLI, its own process, NODE_ENV=production (dev mode: every response validated); reads on ${fmtCount(total)} threads.`,
+    );
     console.log(`Prism: apps/mock startPrism (--errors, --verboseLevel error), answering from the spec's examples.`);
-    console.log(`node:http floor: a bare Node server answering a fixed thread JSON (no routing, validation or storage): the ceiling of any Node server here, now.`);
-    console.log(`CPU: the server's CPU time / wall time (≈100%: the server set the pace); CPU/req: its CPU time per answer; load: autocannon's CPU time / wall time.\n`);
+    console.log(
+      `node:http floor: a bare Node server answering a fixed thread JSON (no routing, validation or storage): the ceiling of any Node server here, now.`,
+    );
+    console.log(
+      `CPU: the server's CPU time / wall time (≈100%: the server set the pace); CPU/req: its CPU time per answer; load: autocannon's CPU time / wall time.\n`,
+    );
     const header = ['endpoint', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU', 'CPU/req', 'load', 'vs Prism'];
     /** @type {string[][]} */
     const rows = [];
     /** @param {string} endpoint @param {[string, Measurement][]} contenders the last one is Prism */
     const group = (endpoint, contenders) => {
       const baseline = contenders.at(-1)?.[1];
-      contenders.forEach(([server, m], i) =>
-        rows.push([i === 0 ? endpoint : '', server, fmtRate(m.rps), fmtMs(m.p50), fmtMs(m.p99), fmtShare(m.serverCpu), `${fmtRate(perRequest(m))} µs`, fmtShare(m.loadCpu), m === baseline ? '1' : `${(m.rps / (baseline?.rps ?? NaN)).toFixed(2)}×`]),
-      );
+      for (const [i, [server, m]] of contenders.entries()) {
+        rows.push([
+          i === 0 ? endpoint : '',
+          server,
+          fmtRate(m.rps),
+          fmtMs(m.p50),
+          fmtMs(m.p99),
+          fmtShare(m.serverCpu),
+          `${fmtRate(perRequest(m))} µs`,
+          fmtShare(m.loadCpu),
+          m === baseline ? '1' : `${(m.rps / (baseline?.rps ?? NaN)).toFixed(2)}×`,
+        ]);
+      }
     };
-    group(ours.create.name, [['emulator', createOurs], ['Prism', createPrism]]);
-    group(ours.get.name, [['emulator', getOurs], ['emulator, dev mode', getDev], ['node:http floor', getFloor], ['Prism', getPrism]]);
-    group(`${ours.search.name} (1 of ${TENANTS} tenants)`, [['emulator', searchOurs], ['Prism', searchPrism]]);
-    group(`${ours.history.name} (10 checkpoints)`, [['emulator', historyOurs], ['Prism', historyPrism]]);
+    group(ours.create.name, [
+      ['emulator', createOurs],
+      ['Prism', createPrism],
+    ]);
+    group(ours.get.name, [
+      ['emulator', getOurs],
+      ['emulator, dev mode', getDev],
+      ['node:http floor', getFloor],
+      ['Prism', getPrism],
+    ]);
+    group(`${ours.search.name} (1 of ${TENANTS} tenants)`, [
+      ['emulator', searchOurs],
+      ['Prism', searchPrism],
+    ]);
+    group(`${ours.history.name} (10 checkpoints)`, [
+      ['emulator', historyOurs],
+      ['Prism', historyPrism],
+    ]);
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     console.log(line(header));
     for (const row of rows) console.log(line(row));
 
     const checked = /** @type {[string, Measurement][]} */ ([
-      ['emulator create', createOurs], ['Prism create', createPrism], ['seeding', seeding],
-      ['emulator GET', getOurs], ['emulator dev-mode GET', getDev], ['floor GET', getFloor], ['Prism GET', getPrism],
-      ['emulator search', searchOurs], ['Prism search', searchPrism], ['emulator history', historyOurs], ['Prism history', historyPrism],
-      ['search, 1 connection', searchNarrow], ['broad search, 1 connection', searchBroad], ['history 10, 1 connection', historySmall], ['history 10,000, 1 connection', historyLarge],
+      ['emulator create', createOurs],
+      ['Prism create', createPrism],
+      ['seeding', seeding],
+      ['emulator GET', getOurs],
+      ['emulator dev-mode GET', getDev],
+      ['floor GET', getFloor],
+      ['Prism GET', getPrism],
+      ['emulator search', searchOurs],
+      ['Prism search', searchPrism],
+      ['emulator history', historyOurs],
+      ['Prism history', historyPrism],
+      ['search, 1 connection', searchNarrow],
+      ['broad search, 1 connection', searchBroad],
+      ['history 10, 1 connection', historySmall],
+      ['history 10,000, 1 connection', historyLarge],
     ]);
     const failures = checked.filter(([, m]) => m.failed > 0);
-    console.log(failures.length ? `\nNOT every answer was a 2xx: ${failures.map(([n, m]) => `${n}: ${m.statuses}`).join('; ')}` : '\nevery answer of every run above was a 2xx');
-    console.log(`emulator stderr (contract violations, internal errors): ${productionErrors} lines in production mode, ${devErrors} in dev mode`);
+    console.log(
+      failures.length
+        ? `\nNOT every answer was a 2xx: ${failures.map(([n, m]) => `${n}: ${m.statuses}`).join('; ')}`
+        : '\nevery answer of every run above was a 2xx',
+    );
+    console.log(
+      `emulator stderr (contract violations, internal errors): ${productionErrors} lines in production mode, ${devErrors} in dev mode`,
+    );
 
     const createdThroughApi = total - STORE_SEEDED - 2;
-    console.log(`\nseeding, through ThreadStore before the server started: threads with 10 and 10,000 checkpoints in ${(seed.historyMs / 1000).toFixed(2)} s`);
+    console.log(
+      `\nseeding, through ThreadStore before the server started: threads with 10 and 10,000 checkpoints in ${(seed.historyMs / 1000).toFixed(2)} s`,
+    );
     console.log(`  (as served: ${seeded.join('; ')}), ${fmtCount(STORE_SEEDED)} threads in ${(seed.bulkMs / 1000).toFixed(1)} s;`);
-    console.log(`through POST /threads: ${fmtCount(createdThroughApi)} threads (${fmtCount(createdThroughApi - seeding.ok)} by the measured rows, then ${fmtCount(seeding.ok)} in ${seedSeconds.toFixed(1)} s: ${fmtRate(seeding.rps)}/s at ${fmtShare(seeding.serverCpu)} CPU);`);
-    console.log(`  RSS ${memoryBeforeTopUp.rss.toFixed(0)} MB before those ${fmtCount(seeding.ok)}, ${memoryAfterTopUp.rss.toFixed(0)} MB after; SQLite file + WAL at the end ${(dbBytes / 1e6).toFixed(0)} MB`);
+    console.log(
+      `through POST /threads: ${fmtCount(createdThroughApi)} threads (${fmtCount(createdThroughApi - seeding.ok)} by the measured rows, then ${fmtCount(seeding.ok)} in ${seedSeconds.toFixed(1)} s: ${fmtRate(seeding.rps)}/s at ${fmtShare(seeding.serverCpu)} CPU);`,
+    );
+    console.log(
+      `  RSS ${memoryBeforeTopUp.rss.toFixed(0)} MB before those ${fmtCount(seeding.ok)}, ${memoryAfterTopUp.rss.toFixed(0)} MB after; SQLite file + WAL at the end ${(dbBytes / 1e6).toFixed(0)} MB`,
+    );
     console.log(`one connection (emulator, production), ${ROUNDS} rounds of ${SINGLE_ROUND_S} s, interleaved in pairs:`);
     const oneConnection = [
       [`search, tenant filter (≈1/${TENANTS} match)`, searchNarrow],
@@ -528,18 +651,39 @@ export async function run() {
     ];
     const singleWidth = Math.max(...oneConnection.map(([n]) => String(n).length));
     for (const [name, m] of /** @type {[string, Measurement][]} */ (oneConnection)) {
-      console.log(`  ${name.padEnd(singleWidth)}  p50 ${fmtMs(m.p50).padStart(6)} ms  p99 ${fmtMs(m.p99).padStart(6)} ms  ${fmtRate(m.rps).padStart(6)} req/s`);
+      console.log(
+        `  ${name.padEnd(singleWidth)}  p50 ${fmtMs(m.p50).padStart(6)} ms  p99 ${fmtMs(m.p99).padStart(6)} ms  ${fmtRate(m.rps).padStart(6)} req/s`,
+      );
     }
 
     const getRatio = getOurs.rps / getPrism.rps;
     const historyRatio = historyLarge.p50 / historySmall.p50;
     const targets = /** @type {[string, boolean, string][]} */ ([
-      ['GET /threads/{id} req/s ≥ 3× Prism', getRatio >= 3, `${getRatio.toFixed(2)}× (${fmtRate(getOurs.rps)} vs ${fmtRate(getPrism.rps)} req/s; dev mode ${(getDev.rps / getPrism.rps).toFixed(2)}×; node:http floor ${(getFloor.rps / getPrism.rps).toFixed(2)}×; CPU per answer ${(perRequest(getPrism) / perRequest(getOurs)).toFixed(1)}× less than Prism's)`],
-      ['history p50, 10,000 vs 10 checkpoints ≤ 2×', historyRatio <= 2, `${historyRatio.toFixed(2)}× (${fmtMs(historyLarge.p50)} vs ${fmtMs(historySmall.p50)} ms, one connection)`],
-      [`search, metadata filter, ${fmtCount(total)} threads: p50 ≤ 100 ms`, searchNarrow.p50 <= 100, `${fmtMs(searchNarrow.p50)} ms (one connection; ${fmtMs(searchOurs.p50)} ms under ${CONNECTIONS})`],
-      [`RSS with ${fmtCount(total)} threads ≤ 200 MB`, memory.rss <= 200, `${memory.rss.toFixed(0)} MB VmRSS after the load (peak VmHWM ${memory.hwm.toFixed(0)} MB)`],
+      [
+        'GET /threads/{id} req/s ≥ 3× Prism',
+        getRatio >= 3,
+        `${getRatio.toFixed(2)}× (${fmtRate(getOurs.rps)} vs ${fmtRate(getPrism.rps)} req/s; dev mode ${(getDev.rps / getPrism.rps).toFixed(2)}×; node:http floor ${(getFloor.rps / getPrism.rps).toFixed(2)}×; CPU per answer ${(perRequest(getPrism) / perRequest(getOurs)).toFixed(1)}× less than Prism's)`,
+      ],
+      [
+        'history p50, 10,000 vs 10 checkpoints ≤ 2×',
+        historyRatio <= 2,
+        `${historyRatio.toFixed(2)}× (${fmtMs(historyLarge.p50)} vs ${fmtMs(historySmall.p50)} ms, one connection)`,
+      ],
+      [
+        `search, metadata filter, ${fmtCount(total)} threads: p50 ≤ 100 ms`,
+        searchNarrow.p50 <= 100,
+        `${fmtMs(searchNarrow.p50)} ms (one connection; ${fmtMs(searchOurs.p50)} ms under ${CONNECTIONS})`,
+      ],
+      [
+        `RSS with ${fmtCount(total)} threads ≤ 200 MB`,
+        memory.rss <= 200,
+        `${memory.rss.toFixed(0)} MB VmRSS after the load (peak VmHWM ${memory.hwm.toFixed(0)} MB)`,
+      ],
     ]);
-    const unsaturated = [['emulator', getOurs], ['Prism', getPrism]].filter(([, m]) => /** @type {Measurement} */ (m).serverCpu < 0.9);
+    const unsaturated = [
+      ['emulator', getOurs],
+      ['Prism', getPrism],
+    ].filter(([, m]) => /** @type {Measurement} */ (m).serverCpu < 0.9);
     if (unsaturated.length > 0) {
       console.log(
         `\nnote: on the GET, ${unsaturated.map(([name, m]) => `${name} used ${fmtShare(/** @type {Measurement} */ (m).serverCpu)} of a core`).join(' and ')}: the machine's other work, not the server, set the pace,` +

@@ -42,7 +42,13 @@ export async function run() {
 
   const rows = [
     ['cold build (--force, every task runs)', fmt(cold.ms), `${cold.executed.length}/${cold.tasks.length} tasks ran`],
-    ['no-change build (median of 3)', fmt(warmMs), fullHit ? `full cache hit (${warm[0].tasks.length}/${warm[0].tasks.length})` : `NOT a full hit: ${warm.flatMap((r) => r.executed).join(', ')}`],
+    [
+      'no-change build (median of 3)',
+      fmt(warmMs),
+      fullHit
+        ? `full cache hit (${warm[0].tasks.length}/${warm[0].tasks.length})`
+        : `NOT a full hit: ${warm.flatMap((r) => r.executed).join(', ')}`,
+    ],
   ];
 
   for (const [api, file] of Object.entries(EDITS)) {
@@ -56,7 +62,11 @@ export async function run() {
       fs.writeFileSync(absolute, original);
     }
     const restored = build();
-    rows.push([`  edit reverted → outputs restored`, fmt(restored.ms), restored.executed.length === 0 ? 'full cache hit' : `re-ran: ${restored.executed.join(', ')}`]);
+    rows.push([
+      `  edit reverted → outputs restored`,
+      fmt(restored.ms),
+      restored.executed.length === 0 ? 'full cache hit' : `re-ran: ${restored.executed.join(', ')}`,
+    ]);
   }
 
   const width = Math.max(...rows.map((r) => r[0].length));

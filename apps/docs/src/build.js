@@ -15,8 +15,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '@agentplane/openapi-toolkit';
-import { listOperations } from '@agentplane/openapi-toolkit';
+import { listOperations, REPO_ROOT } from '@agentplane/openapi-toolkit';
 import { escapeHtml, renderGuide } from './guide.js';
 import { DIST_DIR, DOCS_DIR, PAGES } from './site.js';
 
@@ -30,13 +29,22 @@ fs.mkdirSync(path.join(DIST_DIR, 'specs'), { recursive: true });
 const apis = await Promise.all(
   PAGES.map(async ({ name, page, bundleJson, bundleYaml }) => {
     const spec = JSON.parse(fs.readFileSync(bundleJson, 'utf8'));
-    await run(process.execPath, [
-      redoclyBin, 'build-docs', bundleJson,
-      '--output', path.join(DIST_DIR, page),
-      '--title', spec.info.title,
-      '--inlineBundle',
-      '--lint-config', 'off',
-    ], { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+    await run(
+      process.execPath,
+      [
+        redoclyBin,
+        'build-docs',
+        bundleJson,
+        '--output',
+        path.join(DIST_DIR, page),
+        '--title',
+        spec.info.title,
+        '--inlineBundle',
+        '--lint-config',
+        'off',
+      ],
+      { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+    );
     localizeRemoteAssets(path.join(DIST_DIR, page));
     fs.copyFileSync(bundleJson, path.join(DIST_DIR, 'specs', `${name}.json`));
     fs.copyFileSync(bundleYaml, path.join(DIST_DIR, 'specs', `${name}.yaml`));
@@ -46,12 +54,14 @@ const apis = await Promise.all(
 
 const template = fs.readFileSync(path.join(DOCS_DIR, 'src', 'index.html'), 'utf8');
 const cards = apis
-  .map(({ name, page, spec, operationCount }) => `      <li>
+  .map(
+    ({ name, page, spec, operationCount }) => `      <li>
         <h3><a href="./${page}">${escapeHtml(spec.info.title)}</a></h3>
         <p>${escapeHtml(spec.info.summary ?? '')}</p>
         <p class="meta">Version ${escapeHtml(spec.info.version)} · ${operationCount} operations ·
           <a href="./specs/${name}.yaml">openapi.yaml</a> · <a href="./specs/${name}.json">openapi.json</a></p>
-      </li>`)
+      </li>`,
+  )
   .join('\n');
 const guide = renderGuide(REPO_ROOT);
 const index = template.replace('<!-- GUIDE_TOC -->', guide.toc).replace('<!-- GUIDE -->', guide.html).replace('<!-- API_CARDS -->', cards);

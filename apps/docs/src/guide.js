@@ -80,6 +80,8 @@ export function renderGuide(repoRoot) {
   ];
   return {
     toc: sections.map((s) => `<a href="#${s.id}">${escapeHtml(s.title)}</a>`).join(' · '),
-    html: sections.map((s) => `      <section id="${s.id}">\n        <h2>${escapeHtml(s.title)}</h2>\n        ${s.body}\n      </section>`).join('\n'),
+    html: sections
+      .map((s) => `      <section id="${s.id}">\n        <h2>${escapeHtml(s.title)}</h2>\n        ${s.body}\n      </section>`)
+      .join('\n'),
   };
 }

@@ -6,10 +6,9 @@
 // (CI=true), where a missing browser is a failure.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { listOperations, REPO_ROOT } from '@agentplane/openapi-toolkit';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '@agentplane/openapi-toolkit';
-import { listOperations } from '@agentplane/openapi-toolkit';
 import { serveStatic } from '../src/serve.js';
 import { DIST_DIR, PAGES } from '../src/site.js';
 
@@ -31,7 +30,15 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     site = await serveStatic({ root: DIST_DIR, port: 0 });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
@@ -57,7 +64,7 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     return { context, tab, external, errors, status: response?.status() };
   }
 
-  it('index links to every API page and guides a newcomer from the READMEs\' own code', async () => {
+  it("index links to every API page and guides a newcomer from the READMEs' own code", async () => {
     const { context, tab, external, status } = await open('index.html');
     expect(status).toBe(200);
     for (const { page } of PAGES) await expect(tab.locator(`a[href="./${page}"]`).count()).resolves.toBe(1);
@@ -68,7 +75,7 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
       ['client-packages', 'createControlPlaneClient'],
     ]) {
       await expect(tab.locator(`nav a[href="#${id}"]`).count(), id).resolves.toBe(1);
-      await expect(tab.locator(`section#${id} pre`).first().innerText(), id).resolves.toContain(snippet);
+      await expect(tab.locator(`section#${id} pre`).first().textContent(), id).resolves.toContain(snippet);
     }
     await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'index.png'), fullPage: true });
     expect(external).toEqual([]);
@@ -83,6 +90,7 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
       await tab.waitForSelector('[data-testid="menu-item-label"]', { timeout: 30_000 });
       await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-overview.png`) });
       // Markdown the page shows as plain text (a server description, say) keeps its backticks.
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered lines are what a reader sees.
       const literalMarkdown = (await tab.evaluate(() => document.body.innerText)).split('\n').filter((line) => line.includes('`'));
       expect(literalMarkdown, 'text shown with literal backticks').toEqual([]);
       // Redoc 3 renders one section at a time: open each operation from the side menu (expanding
@@ -90,7 +98,10 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
       for (const { operation } of listOperations(spec)) {
         const menuItem = tab.locator('[data-testid="menu-item-label"]', { has: tab.locator(`[data-text="${operation.summary}"]`) }).first();
         if (!(await menuItem.isVisible())) {
-          await tab.locator('[data-testid="menu-item-label"]', { has: tab.locator(`[data-text="${operation.tags[0]}"]`) }).first().click();
+          await tab
+            .locator('[data-testid="menu-item-label"]', { has: tab.locator(`[data-text="${operation.tags[0]}"]`) })
+            .first()
+            .click();
         }
         await menuItem.waitFor({ state: 'visible', timeout: 10_000 });
         await menuItem.click();

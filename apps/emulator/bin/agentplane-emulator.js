@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 
 if (!fs.existsSync(new URL('../dist/cli.js', import.meta.url))) {
-  process.stderr.write('agentplane-emulator: the emulator is not built yet; run `npm run build` (or `npm start`) at the repository root.\n');
+  process.stderr.write(
+    'agentplane-emulator: the emulator is not built yet; run `npm run build` (or `npm start`) at the repository root.\n',
+  );
   process.exit(1);
 }
 const { main } = await import('../dist/cli.js');

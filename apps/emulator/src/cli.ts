@@ -100,14 +100,18 @@ export async function main(argv: string[]): Promise<number> {
     return error instanceof ConfigError ? 2 : 1;
   }
 
-  if (emulator.defaultApiKey) process.stdout.write(`agentplane-emulator: no tenants configured; tenant "default" uses API key ${emulator.defaultApiKey}\n`);
+  if (emulator.defaultApiKey)
+    process.stdout.write(`agentplane-emulator: no tenants configured; tenant "default" uses API key ${emulator.defaultApiKey}\n`);
   process.stdout.write(`agentplane-emulator ready: control plane ${emulator.controlPlaneUrl} · agent server ${emulator.agentServerUrl}\n`);
 
   const running = emulator;
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.stdout.write(`agentplane-emulator: ${signal}, stopping\n`);
-      running.close().then(() => resolve(0), () => resolve(1));
+      running.close().then(
+        () => resolve(0),
+        () => resolve(1),
+      );
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -3,14 +3,16 @@
 // Provider and pool records are checked against the control plane spec's own schemas once their
 // generated fields are filled in (see control-plane/tenants.ts), so their rules are not repeated.
 import fs from 'node:fs';
+import { REVISION_FAILURE_STATUSES, type RevisionFailureStatus } from '@agentplane/control-plane';
 import type { ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { REVISION_FAILURE_STATUSES, type RevisionFailureStatus } from '@agentplane/control-plane';
 import YAML from 'yaml';
 
 /** A configured outcome: any failure status but SKIPPED, which only a newer revision causes. */
 export type RevisionOutcome = Exclude<RevisionFailureStatus, 'SKIPPED'> | 'DEPLOYED';
-export const FAILURE_OUTCOMES = REVISION_FAILURE_STATUSES.filter((status): status is Exclude<RevisionFailureStatus, 'SKIPPED'> => status !== 'SKIPPED');
+export const FAILURE_OUTCOMES = REVISION_FAILURE_STATUSES.filter(
+  (status): status is Exclude<RevisionFailureStatus, 'SKIPPED'> => status !== 'SKIPPED',
+);
 
 export interface ProviderConfig {
   provider_id: string;
@@ -87,7 +89,13 @@ const CONFIG_SCHEMA = {
     agent_server: {
       type: 'object',
       additionalProperties: false,
-      properties: { api_keys: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'When non-empty, X-Api-Key must be one of these.' } },
+      properties: {
+        api_keys: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          description: 'When non-empty, X-Api-Key must be one of these.',
+        },
+      },
     },
   },
 } as const;
@@ -113,13 +121,21 @@ export function readConfigFile(file: string): EmulatorConfig {
 export function checkConfig(value: unknown, origin = 'config'): EmulatorConfig {
   const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
   const validate = ajv.compile(CONFIG_SCHEMA);
-  if (!validate(value)) throw new ConfigError(`${origin} is invalid:\n${describeConfigErrors(validate.errors ?? []).map((line) => `  ${line}`).join('\n')}`);
+  if (!validate(value))
+    throw new ConfigError(
+      `${origin} is invalid:\n${describeConfigErrors(validate.errors ?? [])
+        .map((line) => `  ${line}`)
+        .join('\n')}`,
+    );
   const config = value as EmulatorConfig;
   const owners = new Map<string, string>();
   for (const tenant of config.tenants ?? []) {
     for (const key of [...tenant.api_keys, ...(tenant.bearer_tokens ?? [])]) {
       const owner = owners.get(key);
-      if (owner && owner !== tenant.id) throw new ConfigError(`${origin} is invalid: a credential of tenant ${tenant.id} also belongs to tenant ${owner}; each key belongs to one tenant`);
+      if (owner && owner !== tenant.id)
+        throw new ConfigError(
+          `${origin} is invalid: a credential of tenant ${tenant.id} also belongs to tenant ${owner}; each key belongs to one tenant`,
+        );
       owners.set(key, tenant.id);
     }
   }
@@ -179,6 +195,17 @@ function show(value: unknown): string {
 }
 
 function typeName(types: string): string {
-  const names: Record<string, string> = { integer: 'an integer', array: 'a list', object: 'a mapping', string: 'a string', boolean: 'a boolean', number: 'a number', null: 'null' };
-  return types.split(',').map((t) => names[t] ?? t).join(' or ');
+  const names: Record<string, string> = {
+    integer: 'an integer',
+    array: 'a list',
+    object: 'a mapping',
+    string: 'a string',
+    boolean: 'a boolean',
+    number: 'a number',
+    null: 'null',
+  };
+  return types
+    .split(',')
+    .map((t) => names[t] ?? t)
+    .join(' or ');
 }

@@ -3,7 +3,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { agentServerHandlers, type AgentServerPrincipal } from './agent-server/handlers.js';
+import { type AgentServerPrincipal, agentServerHandlers } from './agent-server/handlers.js';
 import { ThreadStore } from './agent-server/thread-store.js';
 import type { EmulatorConfig } from './config.js';
 import { ControlPlaneStore } from './control-plane/control-plane-store.js';
@@ -13,7 +13,7 @@ import { createApiServer } from './http/api-server.js';
 import { createAuthenticator } from './http/authenticator.js';
 import { compileApi } from './spec/compile-operations.js';
 import { loadSpec } from './spec/load-specs.js';
-import { openDatabase, type Db } from './store/database.js';
+import { type Db, openDatabase } from './store/database.js';
 
 export const DEFAULTS = {
   db: path.join('.agentplane', 'emulator.db'),
@@ -72,7 +72,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         revisionOutcomes: config.revision_outcomes ?? [],
         now: options.now,
       }),
-      authenticator: createAuthenticator<Tenant>({ schemes: controlPlaneSchemes(tenants), anonymous: { id: '' }, requireCredentials: true }),
+      authenticator: createAuthenticator<Tenant>({
+        schemes: controlPlaneSchemes(tenants),
+        anonymous: { id: '' },
+        requireCredentials: true,
+      }),
       validateResponses,
       maxBodyBytes,
       onContractViolation: onError,
@@ -86,7 +90,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       handlers: agentServerHandlers(threads, agentServerApi),
       authenticator: createAuthenticator<AgentServerPrincipal>({
         schemes: {
-          ApiKeyAuth: { carrier: 'X-Api-Key header', resolve: (key) => (agentKeys.has(key) ? { anonymous: false } : undefined), invalidMessage: 'Invalid API key.' },
+          ApiKeyAuth: {
+            carrier: 'X-Api-Key header',
+            resolve: (key) => (agentKeys.has(key) ? { anonymous: false } : undefined),
+            invalidMessage: 'Invalid API key.',
+          },
         },
         anonymous: { anonymous: true },
         requireCredentials: agentKeys.size > 0,

@@ -1,5 +1,6 @@
 // @agentplane/emulator: start the emulator from code (tests, fixtures) as the CLI does.
-export { DEFAULTS, startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator.js';
-export { checkConfig, readConfigFile, ConfigError, type EmulatorConfig } from './config.js';
+
 export { stampCheckpoints } from './agent-server/handlers.js';
 export { planSupersteps } from './agent-server/supersteps.js';
+export { ConfigError, checkConfig, type EmulatorConfig, readConfigFile } from './config.js';
+export { DEFAULTS, type EmulatorOptions, type RunningEmulator, startEmulator } from './emulator.js';

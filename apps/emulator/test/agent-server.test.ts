@@ -31,7 +31,17 @@ describe('createThread', () => {
     expect(thread).toMatchObject({ status: 'idle', metadata: {}, values: {} });
     expect(thread.created_at).toBe(thread.updated_at);
     const { data: state } = await f.agent.GET('/threads/{thread_id}/state', { params: { path: { thread_id: thread.thread_id } } });
-    expect(state).toEqual({ values: {}, next: [], tasks: [], metadata: {}, created_at: null, checkpoint: null, parent_checkpoint: null, checkpoint_id: null, parent_checkpoint_id: null });
+    expect(state).toEqual({
+      values: {},
+      next: [],
+      tasks: [],
+      metadata: {},
+      created_at: null,
+      checkpoint: null,
+      parent_checkpoint: null,
+      checkpoint_id: null,
+      parent_checkpoint_id: null,
+    });
     expect(await history(thread.thread_id)).toEqual([]);
   });
 
@@ -52,12 +62,21 @@ describe('createThread', () => {
       ['update', 0],
       ['input', -1],
     ]);
-    expect(states[0]!.metadata).toMatchObject({ thread_id: thread.thread_id, checkpoint_id: states[0]!.checkpoint_id, graph_id: 'support', parents: {} });
+    expect(states[0]!.metadata).toMatchObject({
+      thread_id: thread.thread_id,
+      checkpoint_id: states[0]!.checkpoint_id,
+      graph_id: 'support',
+      parents: {},
+    });
     expect(states[0]!.metadata.writes).toEqual({ call_model: conversation[2]!.updates[0]!.values });
     expect(states[2]!.metadata.writes).toEqual({ __input__: {} });
     // Parent links chain the checkpoints; the first has none.
     expect(states[0]!.parent_checkpoint_id).toBe(states[1]!.checkpoint_id);
-    expect(states[1]!.parent_checkpoint).toEqual({ checkpoint_id: states[2]!.checkpoint_id, thread_id: thread.thread_id, checkpoint_ns: '' });
+    expect(states[1]!.parent_checkpoint).toEqual({
+      checkpoint_id: states[2]!.checkpoint_id,
+      thread_id: thread.thread_id,
+      checkpoint_ns: '',
+    });
     expect(states[2]!.parent_checkpoint).toBeNull();
     expect(states[2]!.values).toEqual({});
     expect(states[0]!.values).toEqual(thread.values);
@@ -70,7 +89,12 @@ describe('createThread', () => {
     const thread = await createThread({
       supersteps: [
         { updates: [{ values: { messages: [human('first', 'm1'), ai('draft', 'm2')], mood: 'calm' }, as_node: '__start__' }] },
-        { updates: [{ values: { messages: [ai('final', 'm2')], mood: 'happy' }, as_node: 'call_model' }, { values: null, as_node: 'noop' }] },
+        {
+          updates: [
+            { values: { messages: [ai('final', 'm2')], mood: 'happy' }, as_node: 'call_model' },
+            { values: null, as_node: 'noop' },
+          ],
+        },
       ],
     });
     expect(thread.values!.messages!.map((m) => [m.id, m.content])).toEqual([
@@ -85,13 +109,20 @@ describe('createThread', () => {
   it('is atomic: an invalid superstep anywhere creates nothing', async () => {
     const threadId = crypto.randomUUID();
     const { response, error } = await f.agent.POST('/threads', {
-      body: { thread_id: threadId, supersteps: [...conversation, { updates: [{ values: { messages: [{ type: 'robot', content: 'beep' }] }, as_node: 'x' }] }] },
+      body: {
+        thread_id: threadId,
+        supersteps: [...conversation, { updates: [{ values: { messages: [{ type: 'robot', content: 'beep' }] }, as_node: 'x' }] }],
+      },
     });
     expect(response.status).toBe(422);
     expect(JSON.stringify(error)).toContain('"supersteps",3,"updates",0,"values","messages",0');
-    const missingAsNode = await f.agent.POST('/threads', { body: { thread_id: threadId, supersteps: [{ updates: [{ values: {} } as never] }] } });
+    const missingAsNode = await f.agent.POST('/threads', {
+      body: { thread_id: threadId, supersteps: [{ updates: [{ values: {} } as never] }] },
+    });
     expect(missingAsNode.response.status).toBe(422);
-    expect(missingAsNode.error).toEqual({ detail: [{ loc: ['body', 'supersteps', 0, 'updates', 0, 'as_node'], msg: 'Field required', type: 'missing' }] });
+    expect(missingAsNode.error).toEqual({
+      detail: [{ loc: ['body', 'supersteps', 0, 'updates', 0, 'as_node'], msg: 'Field required', type: 'missing' }],
+    });
     expect((await f.agent.GET('/threads/{thread_id}', { params: { path: { thread_id: threadId } } })).response.status).toBe(404);
   });
 
@@ -100,7 +131,12 @@ describe('createThread', () => {
     const again = await f.agent.POST('/threads', { body: { thread_id: original.thread_id, metadata: { v: 2 } } });
     expect(again.response.status).toBe(409);
     expect(again.error).toEqual({ detail: `Thread with ID ${original.thread_id} already exists.` });
-    const kept = await createThread({ thread_id: original.thread_id.toUpperCase(), metadata: { v: 3 }, if_exists: 'do_nothing', supersteps: [conversation[0]!] });
+    const kept = await createThread({
+      thread_id: original.thread_id.toUpperCase(),
+      metadata: { v: 3 },
+      if_exists: 'do_nothing',
+      supersteps: [conversation[0]!],
+    });
     expect(kept).toEqual(original);
     expect(await history(original.thread_id)).toHaveLength(3);
   });
@@ -109,18 +145,27 @@ describe('createThread', () => {
 describe('copyThread', () => {
   it('copies metadata, values and every checkpoint into an independent idle thread', async () => {
     const original = await createThread({ metadata: { graph_id: 'support', owner: 'ana' }, supersteps: conversation });
-    const { data: copy, response } = await f.agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: original.thread_id } } });
+    const { data: copy, response } = await f.agent.POST('/threads/{thread_id}/copy', {
+      params: { path: { thread_id: original.thread_id } },
+    });
     expect(response.status).toBe(200);
     expect(copy!.thread_id).not.toBe(original.thread_id);
     expect(copy).toMatchObject({ status: 'idle', metadata: original.metadata, values: original.values, config: {} });
 
     const withoutThreadId = (states: ThreadState[]) =>
-      states.map((s) => ({ ...s, metadata: { ...s.metadata, thread_id: undefined }, checkpoint: { ...s.checkpoint!, thread_id: undefined }, parent_checkpoint: s.parent_checkpoint && { ...s.parent_checkpoint, thread_id: undefined } }));
+      states.map((s) => ({
+        ...s,
+        metadata: { ...s.metadata, thread_id: undefined },
+        checkpoint: { ...s.checkpoint!, thread_id: undefined },
+        parent_checkpoint: s.parent_checkpoint && { ...s.parent_checkpoint, thread_id: undefined },
+      }));
     const [originalHistory, copyHistory] = await Promise.all([history(original.thread_id), history(copy!.thread_id)]);
     expect(withoutThreadId(copyHistory)).toEqual(withoutThreadId(originalHistory));
     expect(copyHistory.every((s) => s.metadata.thread_id === copy!.thread_id && s.checkpoint!.thread_id === copy!.thread_id)).toBe(true);
     // The copy's checkpoints are readable under the copy's ID.
-    const at = await f.agent.GET('/threads/{thread_id}/state/{checkpoint_id}', { params: { path: { thread_id: copy!.thread_id, checkpoint_id: copyHistory[1]!.checkpoint_id! } } });
+    const at = await f.agent.GET('/threads/{thread_id}/state/{checkpoint_id}', {
+      params: { path: { thread_id: copy!.thread_id, checkpoint_id: copyHistory[1]!.checkpoint_id! } },
+    });
     expect(at.data!.values).toEqual(originalHistory[1]!.values);
   });
 
@@ -132,7 +177,9 @@ describe('copyThread', () => {
     expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
     const withField = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"thread_id":"x"}' });
     expect(withField.status).toBe(422);
-    expect(await withField.json()).toEqual({ detail: [{ loc: ['body', 'thread_id'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }] });
+    expect(await withField.json()).toEqual({
+      detail: [{ loc: ['body', 'thread_id'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }],
+    });
     const missing = crypto.randomUUID();
     const gone = await f.agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: missing } } });
     expect(gone.response.status).toBe(404);
@@ -145,7 +192,12 @@ describe('searchThreads', () => {
   const created: { thread_id: string; created_at: string }[] = [];
   it('seeds threads for the search cases', async () => {
     for (let i = 0; i < 12; i++) {
-      created.push(await createThread({ metadata: { run, parity: i % 2 === 0 ? 'even' : 'odd', tags: { n: i % 3 } }, supersteps: i < 4 ? [{ updates: [{ values: { stage: i % 2 }, as_node: 'n' }] }] : undefined }));
+      created.push(
+        await createThread({
+          metadata: { run, parity: i % 2 === 0 ? 'even' : 'odd', tags: { n: i % 3 } },
+          supersteps: i < 4 ? [{ updates: [{ values: { stage: i % 2 }, as_node: 'n' }] }] : undefined,
+        }),
+      );
     }
   });
 
@@ -157,7 +209,12 @@ describe('searchThreads', () => {
   it('defaults: 10 newest first, config present, values absent, exact total', async () => {
     const { threads, total } = await search({});
     expect(total).toBe(12);
-    expect(threads.map((t) => t.thread_id)).toEqual(created.slice(-10).reverse().map((t) => t.thread_id));
+    expect(threads.map((t) => t.thread_id)).toEqual(
+      created
+        .slice(-10)
+        .reverse()
+        .map((t) => t.thread_id),
+    );
     expect(threads.every((t) => t.values === undefined && t.config !== undefined)).toBe(true);
   });
 
@@ -206,20 +263,28 @@ describe('state and history', () => {
   it('reads the current state and the state at each checkpoint; 404s unknown ones', async () => {
     const thread = await createThread({ supersteps: conversation });
     const states = await history(thread.thread_id);
-    const { data: current } = await f.agent.GET('/threads/{thread_id}/state', { params: { path: { thread_id: thread.thread_id }, query: { subgraphs: true } } });
+    const { data: current } = await f.agent.GET('/threads/{thread_id}/state', {
+      params: { path: { thread_id: thread.thread_id }, query: { subgraphs: true } },
+    });
     expect(current).toEqual(states[0]);
     for (const state of states) {
-      const { data } = await f.agent.GET('/threads/{thread_id}/state/{checkpoint_id}', { params: { path: { thread_id: thread.thread_id, checkpoint_id: state.checkpoint_id! } } });
+      const { data } = await f.agent.GET('/threads/{thread_id}/state/{checkpoint_id}', {
+        params: { path: { thread_id: thread.thread_id, checkpoint_id: state.checkpoint_id! } },
+      });
       expect(data).toEqual(state);
     }
     const unknown = '1f0c6d2e-3a47-6e10-8001-9d7e0f1a2b3c';
-    const missing = await f.agent.GET('/threads/{thread_id}/state/{checkpoint_id}', { params: { path: { thread_id: thread.thread_id, checkpoint_id: unknown } } });
+    const missing = await f.agent.GET('/threads/{thread_id}/state/{checkpoint_id}', {
+      params: { path: { thread_id: thread.thread_id, checkpoint_id: unknown } },
+    });
     expect(missing.response.status).toBe(404);
     expect(missing.error).toEqual({ detail: `Checkpoint ${unknown} not found for thread ${thread.thread_id}.` });
   });
 
   it('history: newest first, limit, before in all three forms, metadata filter', async () => {
-    const steps: Superstep[] = Array.from({ length: 25 }, (_, i) => ({ updates: [{ values: { i }, as_node: i % 5 === 0 ? '__input__' : 'worker' }] }));
+    const steps: Superstep[] = Array.from({ length: 25 }, (_, i) => ({
+      updates: [{ values: { i }, as_node: i % 5 === 0 ? '__input__' : 'worker' }],
+    }));
     const thread = await createThread({ supersteps: steps });
     const all = await history(thread.thread_id, { limit: 1000 });
     expect(all.map((s) => s.values.i)).toEqual(Array.from({ length: 25 }, (_, i) => 24 - i));
@@ -227,12 +292,19 @@ describe('state and history', () => {
 
     const pivot = all[9]!;
     const older = all.slice(10, 13);
-    for (const before of [pivot.checkpoint_id, pivot.checkpoint, { checkpoint_id: pivot.checkpoint_id }, { configurable: { checkpoint_id: pivot.checkpoint_id, thread_id: thread.thread_id, checkpoint_ns: '' } }]) {
+    for (const before of [
+      pivot.checkpoint_id,
+      pivot.checkpoint,
+      { checkpoint_id: pivot.checkpoint_id },
+      { configurable: { checkpoint_id: pivot.checkpoint_id, thread_id: thread.thread_id, checkpoint_ns: '' } },
+    ]) {
       expect(await history(thread.thread_id, { limit: 3, before })).toEqual(older);
     }
     const inputs = await history(thread.thread_id, { limit: 1000, metadata: { source: 'input' } });
     expect(inputs.map((s) => s.values.i)).toEqual([20, 15, 10, 5, 0]);
-    expect(await history(thread.thread_id, { limit: 2, metadata: { source: 'input' }, before: inputs[1]!.checkpoint_id })).toEqual(inputs.slice(2, 4));
+    expect(await history(thread.thread_id, { limit: 2, metadata: { source: 'input' }, before: inputs[1]!.checkpoint_id })).toEqual(
+      inputs.slice(2, 4),
+    );
     expect(await history(thread.thread_id, { metadata: { step: 3, source: 'update' } })).toEqual([all[20]]); // step = i - 1
   });
 
@@ -250,7 +322,18 @@ describe('state and history', () => {
     const malformed = await f.agent.GET('/threads/{thread_id}', { params: { path: { thread_id: 'not-a-uuid' } } });
     expect(malformed.response.status).toBe(422);
     expect(malformed.error!.detail[0]).toMatchObject({ loc: ['path', 'thread_id'], type: 'uuid_parsing' });
-    const badBefore = await f.agent.POST('/threads/{thread_id}/history', { params: { path: { thread_id: missing } }, body: { before: 42 } as never });
-    expect(badBefore.error).toEqual({ detail: [{ loc: ['body', 'before'], msg: 'Input should be one of: CheckpointId, CheckpointRef, CheckpointConfig', type: 'union_tag_invalid' }] });
+    const badBefore = await f.agent.POST('/threads/{thread_id}/history', {
+      params: { path: { thread_id: missing } },
+      body: { before: 42 } as never,
+    });
+    expect(badBefore.error).toEqual({
+      detail: [
+        {
+          loc: ['body', 'before'],
+          msg: 'Input should be one of: CheckpointId, CheckpointRef, CheckpointConfig',
+          type: 'union_tag_invalid',
+        },
+      ],
+    });
   });
 });

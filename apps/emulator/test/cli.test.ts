@@ -1,7 +1,7 @@
 // The `agentplane-emulator` bin as users run it: the ready line, a clean stop on SIGINT and
 // SIGTERM, a restart on the same file that resumes (data and the default tenant's key kept),
 // config files in YAML and JSON, and clear refusals of bad flags and bad configs.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +31,9 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line: ${output}`)), 20_000);
     child.stdout!.on('data', () => {
@@ -57,8 +59,16 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 describe('agentplane-emulator', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('prints one ready line with both URLs and stops cleanly on %s', async (signal) => {
     const emulator = await start(['--db', ':memory:']);
-    expect(emulator.output().split('\n').filter((line) => line.includes('ready'))).toHaveLength(1);
-    expect((await fetch(`${emulator.agentServerUrl}/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+    expect(
+      emulator
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('ready')),
+    ).toHaveLength(1);
+    expect(
+      (await fetch(`${emulator.agentServerUrl}/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+        .status,
+    ).toBe(200);
     emulator.child.kill(signal);
     expect(await emulator.exit).toEqual({ code: 0, signal: null });
     await expect(fetch(`${emulator.agentServerUrl}/threads/search`, { method: 'POST' })).rejects.toThrow();
@@ -68,9 +78,19 @@ describe('agentplane-emulator', () => {
     const db = path.join(dir, 'resume.db');
     const first = await start(['--db', db]);
     const key = /uses API key (\S+)/.exec(first.output())![1]!;
-    const thread = await (await fetch(`${first.agentServerUrl}/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"metadata":{"kept":true}}' })).json();
+    const thread = await (
+      await fetch(`${first.agentServerUrl}/threads`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"metadata":{"kept":true}}',
+      })
+    ).json();
     const deployment = await (
-      await fetch(`${first.controlPlaneUrl}/v2/deployments`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ name: 'kept', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } }) })
+      await fetch(`${first.controlPlaneUrl}/v2/deployments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ name: 'kept', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } }),
+      })
     ).json();
     first.child.kill('SIGTERM');
     await first.exit;
@@ -78,7 +98,11 @@ describe('agentplane-emulator', () => {
     const second = await start(['--revision-step-ms', '1'], { AGENTPLANE_EMULATOR_DB: db });
     expect(second.output()).toContain(`uses API key ${key}`);
     expect(await (await fetch(`${second.agentServerUrl}/threads/${thread.thread_id}`)).json()).toMatchObject({ metadata: { kept: true } });
-    const revision = await (await fetch(`${second.controlPlaneUrl}/v2/deployments/${deployment.id}/revisions/${deployment.latest_revision_id}`, { headers: { 'x-api-key': key } })).json();
+    const revision = await (
+      await fetch(`${second.controlPlaneUrl}/v2/deployments/${deployment.id}/revisions/${deployment.latest_revision_id}`, {
+        headers: { 'x-api-key': key },
+      })
+    ).json();
     expect(revision.id).toBe(deployment.latest_revision_id);
     second.child.kill('SIGINT');
     await second.exit;
@@ -86,9 +110,19 @@ describe('agentplane-emulator', () => {
 
   it('reads tenants from a YAML or JSON config', async () => {
     const yamlFile = path.join(dir, 'config.yaml');
-    fs.writeFileSync(yamlFile, 'tenants:\n  - id: tenant-a\n    api_keys: [key-a]\n    sandbox_pools: [ { name: python-pool, template_name: python-3-12, replicas: 2 } ]\n');
+    fs.writeFileSync(
+      yamlFile,
+      'tenants:\n  - id: tenant-a\n    api_keys: [key-a]\n    sandbox_pools: [ { name: python-pool, template_name: python-3-12, replicas: 2 } ]\n',
+    );
     const jsonFile = path.join(dir, 'config.json');
-    fs.writeFileSync(jsonFile, JSON.stringify({ tenants: [{ id: 'tenant-a', api_keys: ['key-a'], sandbox_pools: [{ name: 'python-pool', template_name: 'python-3-12', replicas: 2 }] }] }));
+    fs.writeFileSync(
+      jsonFile,
+      JSON.stringify({
+        tenants: [
+          { id: 'tenant-a', api_keys: ['key-a'], sandbox_pools: [{ name: 'python-pool', template_name: 'python-3-12', replicas: 2 }] },
+        ],
+      }),
+    );
     for (const file of [yamlFile, jsonFile]) {
       const emulator = await start(['--db', ':memory:', '--config', file]);
       expect(emulator.output()).not.toContain('uses API key');
@@ -102,20 +136,40 @@ describe('agentplane-emulator', () => {
   it('refuses bad flags and bad configs with exit code 2 and a reason', async () => {
     expect(await run(['--help'])).toMatchObject({ code: 0, output: expect.stringContaining('--revision-step-ms') });
     expect(await run(['--bogus'])).toMatchObject({ code: 2, output: expect.stringContaining("Unknown option '--bogus'") });
-    expect(await run(['--revision-step-ms', 'soon'])).toMatchObject({ code: 2, output: expect.stringContaining('--revision-step-ms must be an integer') });
+    expect(await run(['--revision-step-ms', 'soon'])).toMatchObject({
+      code: 2,
+      output: expect.stringContaining('--revision-step-ms must be an integer'),
+    });
     const bad = path.join(dir, 'bad.yaml');
     fs.writeFileSync(bad, 'tenants:\n  - id: a\n    api_keys: [k]\n  - id: b\n    api_keys: [k]\n');
-    expect(await run(['--config', bad, '--db', ':memory:'])).toMatchObject({ code: 2, output: expect.stringContaining('each key belongs to one tenant') });
+    expect(await run(['--config', bad, '--db', ':memory:'])).toMatchObject({
+      code: 2,
+      output: expect.stringContaining('each key belongs to one tenant'),
+    });
     const badPool = path.join(dir, 'bad-pool.yaml');
-    fs.writeFileSync(badPool, 'tenants:\n  - id: a\n    api_keys: [k]\n    sandbox_pools: [ { name: Bad_Name, template_name: t, replicas: -1 } ]\n');
+    fs.writeFileSync(
+      badPool,
+      'tenants:\n  - id: a\n    api_keys: [k]\n    sandbox_pools: [ { name: Bad_Name, template_name: t, replicas: -1 } ]\n',
+    );
     const refused = await run(['--config', badPool, '--db', ':memory:']);
     expect(refused.code).toBe(2);
-    expect(refused.output).toContain(`tenants[0].sandbox_pools[0].name: "Bad_Name": String should match pattern '^[a-z]([-a-z0-9]*[a-z0-9])?$'`);
+    expect(refused.output).toContain(
+      `tenants[0].sandbox_pools[0].name: "Bad_Name": String should match pattern '^[a-z]([-a-z0-9]*[a-z0-9])?$'`,
+    );
     expect(refused.output).toContain('tenants[0].sandbox_pools[0].replicas: -1: Input should be greater than or equal to 0');
-    expect(await run(['--config', path.join(dir, 'absent.yaml')])).toMatchObject({ code: 2, output: expect.stringContaining('cannot read config') });
+    expect(await run(['--config', path.join(dir, 'absent.yaml')])).toMatchObject({
+      code: 2,
+      output: expect.stringContaining('cannot read config'),
+    });
     // The AGENTPLANE_EMULATOR_* variables stand in for flags (so `npm start` can be configured).
-    expect(await run([], { AGENTPLANE_EMULATOR_CONFIG: path.join(dir, 'absent.yaml') })).toMatchObject({ code: 2, output: expect.stringContaining('cannot read config') });
-    expect(await run([], { AGENTPLANE_EMULATOR_AGENT_SERVER_PORT: 'http' })).toMatchObject({ code: 2, output: expect.stringContaining('--agent-server-port must be an integer') });
+    expect(await run([], { AGENTPLANE_EMULATOR_CONFIG: path.join(dir, 'absent.yaml') })).toMatchObject({
+      code: 2,
+      output: expect.stringContaining('cannot read config'),
+    });
+    expect(await run([], { AGENTPLANE_EMULATOR_AGENT_SERVER_PORT: 'http' })).toMatchObject({
+      code: 2,
+      output: expect.stringContaining('--agent-server-port must be an integer'),
+    });
   });
 
   it('names the key path, the value found and what is allowed for every config error', async () => {
@@ -136,8 +190,12 @@ describe('agentplane-emulator', () => {
     const { code, output } = await run(['--config', file, '--db', ':memory:']);
     expect(code).toBe(2);
     const lines = output.split('\n').map((line) => line.trim());
-    expect(lines).toContain('revision_outcomes[0].status: "FAILED" is not allowed; use one of CREATE_FAILED, BUILD_FAILED, DEPLOY_FAILED, INTERRUPTED, DEPLOYED');
-    expect(lines).toContain('tenants[0].apikeys: unknown key; allowed here: id, organization_id, api_keys, bearer_tokens, oauth_providers, sandbox_pools');
+    expect(lines).toContain(
+      'revision_outcomes[0].status: "FAILED" is not allowed; use one of CREATE_FAILED, BUILD_FAILED, DEPLOY_FAILED, INTERRUPTED, DEPLOYED',
+    );
+    expect(lines).toContain(
+      'tenants[0].apikeys: unknown key; allowed here: id, organization_id, api_keys, bearer_tokens, oauth_providers, sandbox_pools',
+    );
     expect(lines).toContain('tenants[0].api_keys: missing; it is required');
     expect(lines).toContain('tenants[0].sandbox_pools[0].replicas: "two" is not an integer');
     expect(lines).toContain('agent-server: unknown key; allowed here: revision_outcomes, tenants, agent_server');
@@ -147,7 +205,11 @@ describe('agentplane-emulator', () => {
     const invoked = fs.mkdtempSync(path.join(dir, 'invoked-'));
     fs.writeFileSync(path.join(invoked, 'emulator.yaml'), 'tenants:\n  - id: a\n    api_keys: [key-a]\n');
     // As `npm start` runs it: from the emulator's own folder, with the user's directory passed on.
-    const emulator = await start([], { AGENTPLANE_INIT_CWD: invoked, AGENTPLANE_EMULATOR_CONFIG: 'emulator.yaml', AGENTPLANE_EMULATOR_DB: 'data/e.db' });
+    const emulator = await start([], {
+      AGENTPLANE_INIT_CWD: invoked,
+      AGENTPLANE_EMULATOR_CONFIG: 'emulator.yaml',
+      AGENTPLANE_EMULATOR_DB: 'data/e.db',
+    });
     emulator.child.kill('SIGTERM');
     await emulator.exit;
     expect(fs.existsSync(path.join(invoked, 'data', 'e.db'))).toBe(true);

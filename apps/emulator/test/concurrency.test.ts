@@ -6,8 +6,8 @@
 // deployment and one revision per patch. Requests go through the typed clients over real sockets,
 // all in flight at once.
 import type { Superstep, Thread, ThreadState } from '@agentplane/agent-server';
-import { createAgentServerClient, type AgentServerClient } from '@agentplane/agent-server';
-import { createControlPlaneClient, type ControlPlaneClient } from '@agentplane/control-plane';
+import { type AgentServerClient, createAgentServerClient } from '@agentplane/agent-server';
+import { type ControlPlaneClient, createControlPlaneClient } from '@agentplane/control-plane';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './support/harness.js';
 
@@ -30,7 +30,12 @@ afterAll(async () => {
 
 const conversation = (tag: string, turns: number): Superstep[] =>
   Array.from({ length: turns }, (_, i) => ({
-    updates: [{ as_node: i === 0 ? '__input__' : 'agent', values: { messages: [{ type: i % 2 ? 'ai' : 'human', content: `${tag} turn ${i}`, id: `${tag}-${i}` }], turn: i } }],
+    updates: [
+      {
+        as_node: i === 0 ? '__input__' : 'agent',
+        values: { messages: [{ type: i % 2 ? 'ai' : 'human', content: `${tag} turn ${i}`, id: `${tag}-${i}` }], turn: i },
+      },
+    ],
   }));
 
 async function create(body: NonNullable<Parameters<AgentServerClient['POST']>[1]>['body'] & object): Promise<Thread> {
@@ -39,11 +44,18 @@ async function create(body: NonNullable<Parameters<AgentServerClient['POST']>[1]
   return data;
 }
 async function history(threadId: string): Promise<ThreadState[]> {
-  const { data, response } = await agent.POST('/threads/{thread_id}/history', { params: { path: { thread_id: threadId } }, body: { limit: 1000 } });
+  const { data, response } = await agent.POST('/threads/{thread_id}/history', {
+    params: { path: { thread_id: threadId } },
+    body: { limit: 1000 },
+  });
   if (!data) throw new Error(`history of ${threadId}: ${response.status}`);
   return data;
 }
-async function searchAll(metadata: Record<string, unknown>, pageSize: number, sort: { sort_by: 'thread_id' | 'created_at'; sort_order: 'asc' | 'desc' }): Promise<{ ids: string[]; totals: number[] }> {
+async function searchAll(
+  metadata: Record<string, unknown>,
+  pageSize: number,
+  sort: { sort_by: 'thread_id' | 'created_at'; sort_order: 'asc' | 'desc' },
+): Promise<{ ids: string[]; totals: number[] }> {
   const ids: string[] = [];
   const totals: number[] = [];
   for (let offset = 0; ; offset += pageSize) {
@@ -54,7 +66,16 @@ async function searchAll(metadata: Record<string, unknown>, pageSize: number, so
   }
 }
 /** What a copy must share with its original: everything but the thread ID. */
-const shape = (states: ThreadState[]) => states.map((s) => ({ values: s.values, checkpoint_id: s.checkpoint_id, parent: s.parent_checkpoint_id, step: s.metadata.step, source: s.metadata.source, writes: s.metadata.writes, created_at: s.created_at }));
+const shape = (states: ThreadState[]) =>
+  states.map((s) => ({
+    values: s.values,
+    checkpoint_id: s.checkpoint_id,
+    parent: s.parent_checkpoint_id,
+    step: s.metadata.step,
+    source: s.metadata.source,
+    writes: s.metadata.writes,
+    created_at: s.created_at,
+  }));
 
 describe('parallel copies', () => {
   it('50 copies of one thread at once: 50 distinct threads, each with the original values and whole history', async () => {
@@ -63,11 +84,14 @@ describe('parallel copies', () => {
     const originalHistory = await history(original.thread_id);
     expect(originalHistory).toHaveLength(6);
 
-    const copies = await Promise.all(Array.from({ length: 50 }, () => agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: original.thread_id } } })));
+    const copies = await Promise.all(
+      Array.from({ length: 50 }, () => agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: original.thread_id } } })),
+    );
     expect(copies.map((c) => c.response.status)).toEqual(Array(50).fill(200));
     const copyIds = copies.map((c) => c.data!.thread_id);
     expect(new Set([...copyIds, original.thread_id]).size).toBe(51);
-    for (const copy of copies) expect(copy.data).toMatchObject({ metadata: { tag, role: 'original' }, values: original.values, status: 'idle' });
+    for (const copy of copies)
+      expect(copy.data).toMatchObject({ metadata: { tag, role: 'original' }, values: original.values, status: 'idle' });
 
     const histories = await Promise.all(copyIds.map(history));
     for (const [i, states] of histories.entries()) {
@@ -95,13 +119,18 @@ describe('parallel copies', () => {
         for (const thread of data!.slice(0, 10)) {
           const states = await history(thread.thread_id);
           reads++;
-          if (JSON.stringify(shape(states)) !== JSON.stringify(rootShape)) partial.push(`${thread.thread_id}: ${states.length} checkpoints`);
+          if (JSON.stringify(shape(states)) !== JSON.stringify(rootShape))
+            partial.push(`${thread.thread_id}: ${states.length} checkpoints`);
         }
       }
       return reads;
     })();
     for (let wave = 0; wave < 3; wave++) {
-      const next = await Promise.all(generation.flatMap((id) => [id, id, id].map(() => agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: id } } }))));
+      const next = await Promise.all(
+        generation.flatMap((id) =>
+          [id, id, id].map(() => agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: id } } })),
+        ),
+      );
       expect(next.every((c) => c.response.status === 200)).toBe(true);
       generation = next.map((c) => c.data!.thread_id);
     }
@@ -120,12 +149,15 @@ describe('parallel creates of one thread_id', () => {
   it('if_exists raise (the default): exactly one 200, every other answer 409, and the stored thread is the winner', async () => {
     const threadId = crypto.randomUUID();
     const attempts = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => agent.POST('/threads', { body: { thread_id: threadId, metadata: { attempt: i }, supersteps: conversation(`a${i}`, 1 + (i % 4)) } })),
+      Array.from({ length: 40 }, (_, i) =>
+        agent.POST('/threads', { body: { thread_id: threadId, metadata: { attempt: i }, supersteps: conversation(`a${i}`, 1 + (i % 4)) } }),
+      ),
     );
     const statuses = attempts.map((a) => a.response.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(39);
-    for (const attempt of attempts.filter((a) => a.response.status === 409)) expect(attempt.error).toEqual({ detail: `Thread with ID ${threadId} already exists.` });
+    for (const attempt of attempts.filter((a) => a.response.status === 409))
+      expect(attempt.error).toEqual({ detail: `Thread with ID ${threadId} already exists.` });
 
     const winner = attempts.find((a) => a.response.status === 200)!.data!;
     const winnerAttempt = winner.metadata.attempt as number;
@@ -139,7 +171,11 @@ describe('parallel creates of one thread_id', () => {
   it('if_exists do_nothing: every answer 200 with the one thread that won, unchanged by the others', async () => {
     const threadId = crypto.randomUUID();
     const attempts = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => agent.POST('/threads', { body: { thread_id: threadId, if_exists: 'do_nothing', metadata: { attempt: i }, supersteps: conversation(`d${i}`, 1 + (i % 3)) } })),
+      Array.from({ length: 40 }, (_, i) =>
+        agent.POST('/threads', {
+          body: { thread_id: threadId, if_exists: 'do_nothing', metadata: { attempt: i }, supersteps: conversation(`d${i}`, 1 + (i % 3)) },
+        }),
+      ),
     );
     expect(attempts.map((a) => a.response.status)).toEqual(Array(40).fill(200));
     const answers = attempts.map((a) => a.data!);
@@ -159,7 +195,9 @@ describe('parallel creates of one thread_id', () => {
   it('mixed raise and do_nothing on one thread_id: one creation; raise losers 409, do_nothing losers the winner', async () => {
     const threadId = crypto.randomUUID();
     const attempts = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => agent.POST('/threads', { body: { thread_id: threadId, if_exists: i % 2 ? 'do_nothing' : 'raise', metadata: { attempt: i } } })),
+      Array.from({ length: 30 }, (_, i) =>
+        agent.POST('/threads', { body: { thread_id: threadId, if_exists: i % 2 ? 'do_nothing' : 'raise', metadata: { attempt: i } } }),
+      ),
     );
     // The creator is the 200 whose thread carries its own metadata; do_nothing losers carry the creator's.
     const created = attempts.filter((a, i) => a.response.status === 200 && a.data!.metadata.attempt === i);
@@ -180,10 +218,20 @@ describe('creates and searches at once', () => {
     const probe = async (i: number) => {
       const limit = 1 + (i % 9);
       const offset = i % 5;
-      const { data, response } = await agent.POST('/threads/search', { body: { metadata: { tag }, limit, offset, sort_by: 'thread_id', sort_order: 'asc' } });
-      searches.push({ total: Number(response.headers.get('x-pagination-total')), length: data!.length, limit, offset, ids: data!.map((t) => t.thread_id) });
+      const { data, response } = await agent.POST('/threads/search', {
+        body: { metadata: { tag }, limit, offset, sort_by: 'thread_id', sort_order: 'asc' },
+      });
+      searches.push({
+        total: Number(response.headers.get('x-pagination-total')),
+        length: data!.length,
+        limit,
+        offset,
+        ids: data!.map((t) => t.thread_id),
+      });
     };
-    const creates = Array.from({ length: 100 }, (_, i) => create({ metadata: { tag, i, parity: i % 2 }, supersteps: conversation(`${tag}-${i}`, 2) }));
+    const creates = Array.from({ length: 100 }, (_, i) =>
+      create({ metadata: { tag, i, parity: i % 2 }, supersteps: conversation(`${tag}-${i}`, 2) }),
+    );
     const probes = Array.from({ length: 40 }, (_, i) => probe(i));
     const threads = await Promise.all(creates);
     await Promise.all(probes);
@@ -217,18 +265,32 @@ describe('creates and searches at once', () => {
 
   it('creates, copies and searches interleaved on shared threads: every copy counted once, totals exact', async () => {
     const tag = crypto.randomUUID();
-    const sources = await Promise.all(Array.from({ length: 10 }, (_, i) => create({ metadata: { tag, source: i }, supersteps: conversation(`${tag}-${i}`, 3) })));
+    const sources = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => create({ metadata: { tag, source: i }, supersteps: conversation(`${tag}-${i}`, 3) })),
+    );
     const work: Promise<unknown>[] = [];
     for (let round = 0; round < 5; round++) {
-      for (const source of sources) work.push(agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: source.thread_id } } }).then((c) => expect(c.response.status).toBe(200)));
+      for (const source of sources)
+        work.push(
+          agent
+            .POST('/threads/{thread_id}/copy', { params: { path: { thread_id: source.thread_id } } })
+            .then((c) => expect(c.response.status).toBe(200)),
+        );
       work.push(create({ metadata: { tag, source: -1 } }));
-      work.push(agent.POST('/threads/search', { body: { metadata: { tag }, limit: 1000 } }).then(({ data, response }) => expect(data!.length).toBe(Number(response.headers.get('x-pagination-total')))));
+      work.push(
+        agent
+          .POST('/threads/search', { body: { metadata: { tag }, limit: 1000 } })
+          .then(({ data, response }) => expect(data!.length).toBe(Number(response.headers.get('x-pagination-total')))),
+      );
     }
     await Promise.all(work);
     const { totals } = await searchAll({ tag }, 1000, { sort_by: 'thread_id', sort_order: 'asc' });
     expect(totals).toEqual([10 + 50 + 5]);
     for (const source of sources.slice(0, 3)) {
-      const { totals: perSource } = await searchAll({ tag, source: source.metadata.source }, 1000, { sort_by: 'created_at', sort_order: 'asc' });
+      const { totals: perSource } = await searchAll({ tag, source: source.metadata.source }, 1000, {
+        sort_by: 'created_at',
+        sort_order: 'asc',
+      });
       expect(perSource).toEqual([6]);
     }
   });
@@ -238,19 +300,33 @@ describe('control plane under concurrent writes', () => {
   it('parallel creates with one name: exactly one 201, the others a 422 naming `name`', async () => {
     const name = `race-${crypto.randomUUID().slice(0, 8)}`;
     const attempts = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => control.POST('/v2/deployments', { body: { name, source: 'external_container', source_revision_config: { image_uri: `registry.example/race:${i}` } } })),
+      Array.from({ length: 20 }, (_, i) =>
+        control.POST('/v2/deployments', {
+          body: { name, source: 'external_container', source_revision_config: { image_uri: `registry.example/race:${i}` } },
+        }),
+      ),
     );
     const statuses = attempts.map((a) => a.response.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 422)).toHaveLength(19);
-    for (const attempt of attempts.filter((a) => a.response.status === 422)) expect((attempt.error as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(['body', 'name']);
+    for (const attempt of attempts.filter((a) => a.response.status === 422))
+      expect((attempt.error as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(['body', 'name']);
   });
 
   it('parallel patches of one deployment: one new revision each, the last one latest, the others superseded', async () => {
-    const { data: deployment } = await control.POST('/v2/deployments', { body: { name: `patch-${crypto.randomUUID().slice(0, 8)}`, source: 'external_container', source_revision_config: { image_uri: 'registry.example/p:0' } } });
+    const { data: deployment } = await control.POST('/v2/deployments', {
+      body: {
+        name: `patch-${crypto.randomUUID().slice(0, 8)}`,
+        source: 'external_container',
+        source_revision_config: { image_uri: 'registry.example/p:0' },
+      },
+    });
     const patches = await Promise.all(
       Array.from({ length: 15 }, (_, i) =>
-        control.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: deployment!.id } }, body: { source_revision_config: { image_uri: `registry.example/p:${i + 1}` } } }),
+        control.PATCH('/v2/deployments/{deployment_id}', {
+          params: { path: { deployment_id: deployment!.id } },
+          body: { source_revision_config: { image_uri: `registry.example/p:${i + 1}` } },
+        }),
       ),
     );
     expect(patches.map((p) => p.response.status)).toEqual(Array(15).fill(200));
@@ -264,7 +340,9 @@ describe('control plane under concurrent writes', () => {
     expect(after!.source_revision_config.image_uri).toBe(latest.data!.source_revision_config.image_uri);
     const statuses = await Promise.all(
       [deployment!.latest_revision_id, ...revisionIds].map(async (revisionId) => {
-        const { data } = await control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { params: { path: { deployment_id: deployment!.id, revision_id: revisionId } } });
+        const { data } = await control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+          params: { path: { deployment_id: deployment!.id, revision_id: revisionId } },
+        });
         return [revisionId, data!.status] as const;
       }),
     );

@@ -2,8 +2,9 @@
 // through the real typed clients, for every status the spec documents — produced by real
 // situations (a missing key, a missing record, a duplicate, a bad field), not by a `Prefer`
 // header — and every answer validated against the spec by the test as well as by the emulator.
-import { describe, expect, it } from 'vitest';
+
 import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
+import { describe, expect, it } from 'vitest';
 import { useEmulator } from './emulator-fixture.js';
 
 const f = useEmulator({
@@ -13,7 +14,16 @@ const f = useEmulator({
       {
         id: 'tenant-a',
         api_keys: ['key-a'],
-        oauth_providers: [{ provider_id: 'github', name: 'GitHub', client_id: 'Iv1.a', auth_url: 'https://github.com/login/oauth/authorize', token_url: 'https://github.com/login/oauth/access_token', uses_pkce: true }],
+        oauth_providers: [
+          {
+            provider_id: 'github',
+            name: 'GitHub',
+            client_id: 'Iv1.a',
+            auth_url: 'https://github.com/login/oauth/authorize',
+            token_url: 'https://github.com/login/oauth/access_token',
+            uses_pkce: true,
+          },
+        ],
         sandbox_pools: [{ name: 'python-pool', template_name: 'python-3-12', replicas: 2 }],
       },
     ],
@@ -25,52 +35,110 @@ type Result = { response: Response; data?: unknown; error?: unknown };
 const MISSING = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
 
 async function deployment() {
-  const { data } = await f.control.POST('/v2/deployments', { body: { name: `d-${crypto.randomUUID().slice(0, 8)}`, source: 'external_container', source_revision_config: { image_uri: 'registry/app:1' } } });
+  const { data } = await f.control.POST('/v2/deployments', {
+    body: {
+      name: `d-${crypto.randomUUID().slice(0, 8)}`,
+      source: 'external_container',
+      source_revision_config: { image_uri: 'registry/app:1' },
+    },
+  });
   return data!;
 }
 const agent = () => f.agent; // created with no key: the 401 cases
 const agentWithKey = () => ({ headers: { 'X-Api-Key': 'agent-key' } });
 async function thread() {
-  const { data } = await agent().POST('/threads', { ...agentWithKey(), body: { supersteps: [{ updates: [{ values: { messages: [{ type: 'human', content: 'hi' }] }, as_node: '__start__' }] }] } });
+  const { data } = await agent().POST('/threads', {
+    ...agentWithKey(),
+    body: { supersteps: [{ updates: [{ values: { messages: [{ type: 'human', content: 'hi' }] }, as_node: '__start__' }] }] },
+  });
   return data!;
 }
 
 /** One real scenario per documented status of every operation. */
 const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
   'control-plane': {
-    'createDeployment 201': async () => f.control.POST('/v2/deployments', { body: { name: `d-${crypto.randomUUID().slice(0, 8)}`, source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } } }),
-    'createDeployment 401': async () => f.controlAs('wrong').POST('/v2/deployments', { body: { name: 'x', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } } }),
+    'createDeployment 201': async () =>
+      f.control.POST('/v2/deployments', {
+        body: {
+          name: `d-${crypto.randomUUID().slice(0, 8)}`,
+          source: 'external_container',
+          source_revision_config: { image_uri: 'r/a:1' },
+        },
+      }),
+    'createDeployment 401': async () =>
+      f
+        .controlAs('wrong')
+        .POST('/v2/deployments', { body: { name: 'x', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } } }),
     'createDeployment 422': async () => f.control.POST('/v2/deployments', { body: { name: 'x', source: 'git_host' } }),
-    'getDeployment 200': async () => f.control.GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: (await deployment()).id } } }),
-    'getDeployment 401': async () => f.controlAs('wrong').GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } } }),
+    'getDeployment 200': async () =>
+      f.control.GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: (await deployment()).id } } }),
+    'getDeployment 401': async () =>
+      f.controlAs('wrong').GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } } }),
     'getDeployment 404': async () => f.control.GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } } }),
     'getDeployment 422': async () => f.control.GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: 'x' } } }),
-    'updateDeployment 200': async () => f.control.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: (await deployment()).id } }, body: { source_revision_config: { image_uri: 'r/a:2' } } }),
-    'updateDeployment 401': async () => f.controlAs('wrong').PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } }, body: {} }),
-    'updateDeployment 404': async () => f.control.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } }, body: {} }),
-    'updateDeployment 422': async () => f.control.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } }, body: { source: 'git_host' } as never }),
+    'updateDeployment 200': async () =>
+      f.control.PATCH('/v2/deployments/{deployment_id}', {
+        params: { path: { deployment_id: (await deployment()).id } },
+        body: { source_revision_config: { image_uri: 'r/a:2' } },
+      }),
+    'updateDeployment 401': async () =>
+      f.controlAs('wrong').PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } }, body: {} }),
+    'updateDeployment 404': async () =>
+      f.control.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } }, body: {} }),
+    'updateDeployment 422': async () =>
+      f.control.PATCH('/v2/deployments/{deployment_id}', {
+        params: { path: { deployment_id: MISSING } },
+        body: { source: 'git_host' } as never,
+      }),
     'getRevision 200': async () => {
       const d = await deployment();
-      return f.control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { params: { path: { deployment_id: d.id, revision_id: d.latest_revision_id } } });
+      return f.control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+        params: { path: { deployment_id: d.id, revision_id: d.latest_revision_id } },
+      });
     },
-    'getRevision 401': async () => f.controlAs('wrong').GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { params: { path: { deployment_id: MISSING, revision_id: MISSING } } }),
-    'getRevision 404': async () => f.control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { params: { path: { deployment_id: (await deployment()).id, revision_id: MISSING } } }),
-    'getRevision 422': async () => f.control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { params: { path: { deployment_id: MISSING, revision_id: 'nope' } } }),
-    'listDeployments 200': async () => (await deployment(), f.control.GET('/v2/deployments', { params: { query: { name_contains: 'D-', limit: 5 } } })),
+    'getRevision 401': async () =>
+      f.controlAs('wrong').GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+        params: { path: { deployment_id: MISSING, revision_id: MISSING } },
+      }),
+    'getRevision 404': async () =>
+      f.control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+        params: { path: { deployment_id: (await deployment()).id, revision_id: MISSING } },
+      }),
+    'getRevision 422': async () =>
+      f.control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+        params: { path: { deployment_id: MISSING, revision_id: 'nope' } },
+      }),
+    'listDeployments 200': async () => {
+      await deployment();
+      return f.control.GET('/v2/deployments', { params: { query: { name_contains: 'D-', limit: 5 } } });
+    },
     'listDeployments 401': async () => f.controlAs('wrong').GET('/v2/deployments', {}),
     'listDeployments 422': async () => f.control.GET('/v2/deployments', { params: { query: { limit: 101 } } }),
-    'deleteDeployment 204': async () => f.control.DELETE('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: (await deployment()).id } } }),
-    'deleteDeployment 401': async () => f.controlAs('wrong').DELETE('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } } }),
-    'deleteDeployment 404': async () => f.control.DELETE('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } } }),
+    'deleteDeployment 204': async () =>
+      f.control.DELETE('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: (await deployment()).id } } }),
+    'deleteDeployment 401': async () =>
+      f.controlAs('wrong').DELETE('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } } }),
+    'deleteDeployment 404': async () =>
+      f.control.DELETE('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: MISSING } } }),
     'deleteDeployment 422': async () => f.control.DELETE('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: 'x' } } }),
-    'listRevisions 200': async () => f.control.GET('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: (await deployment()).id }, query: { status: 'QUEUED' } } }),
-    'listRevisions 401': async () => f.controlAs('wrong').GET('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: MISSING } } }),
-    'listRevisions 404': async () => f.control.GET('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: MISSING } } }),
-    'listRevisions 422': async () => f.control.GET('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: MISSING }, query: { status: 'deployed' as never } } }),
+    'listRevisions 200': async () =>
+      f.control.GET('/v2/deployments/{deployment_id}/revisions', {
+        params: { path: { deployment_id: (await deployment()).id }, query: { status: 'QUEUED' } },
+      }),
+    'listRevisions 401': async () =>
+      f.controlAs('wrong').GET('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: MISSING } } }),
+    'listRevisions 404': async () =>
+      f.control.GET('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: MISSING } } }),
+    'listRevisions 422': async () =>
+      f.control.GET('/v2/deployments/{deployment_id}/revisions', {
+        params: { path: { deployment_id: MISSING }, query: { status: 'deployed' as never } },
+      }),
     'getOauthProvider 200': async () => f.control.GET('/v2/auth/providers/{provider_id}', { params: { path: { provider_id: 'github' } } }),
-    'getOauthProvider 401': async () => f.controlAs('wrong').GET('/v2/auth/providers/{provider_id}', { params: { path: { provider_id: 'github' } } }),
+    'getOauthProvider 401': async () =>
+      f.controlAs('wrong').GET('/v2/auth/providers/{provider_id}', { params: { path: { provider_id: 'github' } } }),
     'getOauthProvider 404': async () => f.control.GET('/v2/auth/providers/{provider_id}', { params: { path: { provider_id: 'gitlab' } } }),
-    'getOauthProvider 422': async () => f.control.GET('/v2/auth/providers/{provider_id}', { params: { path: { provider_id: 'Not A Slug' } } }),
+    'getOauthProvider 422': async () =>
+      f.control.GET('/v2/auth/providers/{provider_id}', { params: { path: { provider_id: 'Not A Slug' } } }),
     'getSandboxPool 200': async () => f.control.GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'python-pool' } } }),
     'getSandboxPool 401': async () => f.controlAs('wrong').GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'python-pool' } } }),
     'getSandboxPool 404': async () => f.control.GET('/v2/sandboxes/pools/{name}', { params: { path: { name: 'node-pool' } } }),
@@ -80,41 +148,77 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
     'createThread 200': async () => agent().POST('/threads', { ...agentWithKey(), body: { metadata: { graph_id: 'support' } } }),
     'createThread 401': async () => agent().POST('/threads', { body: {} }),
     'createThread 409': async () => agent().POST('/threads', { ...agentWithKey(), body: { thread_id: (await thread()).thread_id } }),
-    'createThread 422': async () => agent().POST('/threads', { ...agentWithKey(), body: { supersteps: [{ updates: [{ values: {} } as never] }] } }),
+    'createThread 422': async () =>
+      agent().POST('/threads', { ...agentWithKey(), body: { supersteps: [{ updates: [{ values: {} } as never] }] } }),
     'searchThreads 200': async () => agent().POST('/threads/search', { ...agentWithKey(), body: { metadata: { graph_id: 'support' } } }),
     'searchThreads 401': async () => agent().POST('/threads/search', { body: {} }),
     'searchThreads 422': async () => agent().POST('/threads/search', { ...agentWithKey(), body: { limit: 0 } }),
-    'getThread 200': async () => agent().GET('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: (await thread()).thread_id } } }),
+    'getThread 200': async () =>
+      agent().GET('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: (await thread()).thread_id } } }),
     'getThread 401': async () => agent().GET('/threads/{thread_id}', { params: { path: { thread_id: MISSING } } }),
     'getThread 404': async () => agent().GET('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: MISSING } } }),
     'getThread 422': async () => agent().GET('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: 'x' } } }),
-    'copyThread 200': async () => agent().POST('/threads/{thread_id}/copy', { ...agentWithKey(), params: { path: { thread_id: (await thread()).thread_id } } }),
+    'copyThread 200': async () =>
+      agent().POST('/threads/{thread_id}/copy', { ...agentWithKey(), params: { path: { thread_id: (await thread()).thread_id } } }),
     'copyThread 401': async () => agent().POST('/threads/{thread_id}/copy', { params: { path: { thread_id: MISSING } } }),
-    'copyThread 404': async () => agent().POST('/threads/{thread_id}/copy', { ...agentWithKey(), params: { path: { thread_id: MISSING } } }),
+    'copyThread 404': async () =>
+      agent().POST('/threads/{thread_id}/copy', { ...agentWithKey(), params: { path: { thread_id: MISSING } } }),
     'copyThread 422': async () => agent().POST('/threads/{thread_id}/copy', { ...agentWithKey(), params: { path: { thread_id: 'x' } } }),
-    'getThreadState 200': async () => agent().GET('/threads/{thread_id}/state', { ...agentWithKey(), params: { path: { thread_id: (await thread()).thread_id } } }),
+    'getThreadState 200': async () =>
+      agent().GET('/threads/{thread_id}/state', { ...agentWithKey(), params: { path: { thread_id: (await thread()).thread_id } } }),
     'getThreadState 401': async () => agent().GET('/threads/{thread_id}/state', { params: { path: { thread_id: MISSING } } }),
-    'getThreadState 404': async () => agent().GET('/threads/{thread_id}/state', { ...agentWithKey(), params: { path: { thread_id: MISSING } } }),
-    'getThreadState 422': async () => agent().GET('/threads/{thread_id}/state', { ...agentWithKey(), params: { path: { thread_id: MISSING }, query: { subgraphs: 'maybe' as never } } }),
+    'getThreadState 404': async () =>
+      agent().GET('/threads/{thread_id}/state', { ...agentWithKey(), params: { path: { thread_id: MISSING } } }),
+    'getThreadState 422': async () =>
+      agent().GET('/threads/{thread_id}/state', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING }, query: { subgraphs: 'maybe' as never } },
+      }),
     'getThreadStateAtCheckpoint 200': async () => {
       const t = await thread();
       const { data } = await agent().GET('/threads/{thread_id}/state', { ...agentWithKey(), params: { path: { thread_id: t.thread_id } } });
-      return agent().GET('/threads/{thread_id}/state/{checkpoint_id}', { ...agentWithKey(), params: { path: { thread_id: t.thread_id, checkpoint_id: data!.checkpoint_id! } } });
+      return agent().GET('/threads/{thread_id}/state/{checkpoint_id}', {
+        ...agentWithKey(),
+        params: { path: { thread_id: t.thread_id, checkpoint_id: data!.checkpoint_id! } },
+      });
     },
-    'getThreadStateAtCheckpoint 401': async () => agent().GET('/threads/{thread_id}/state/{checkpoint_id}', { params: { path: { thread_id: MISSING, checkpoint_id: MISSING } } }),
-    'getThreadStateAtCheckpoint 404': async () => agent().GET('/threads/{thread_id}/state/{checkpoint_id}', { ...agentWithKey(), params: { path: { thread_id: (await thread()).thread_id, checkpoint_id: MISSING } } }),
-    'getThreadStateAtCheckpoint 422': async () => agent().GET('/threads/{thread_id}/state/{checkpoint_id}', { ...agentWithKey(), params: { path: { thread_id: MISSING, checkpoint_id: 'x' } } }),
-    'getThreadHistory 200': async () => agent().POST('/threads/{thread_id}/history', { ...agentWithKey(), params: { path: { thread_id: (await thread()).thread_id } }, body: { limit: 5 } }),
-    'getThreadHistory 401': async () => agent().POST('/threads/{thread_id}/history', { params: { path: { thread_id: MISSING } }, body: {} }),
-    'getThreadHistory 404': async () => agent().POST('/threads/{thread_id}/history', { ...agentWithKey(), params: { path: { thread_id: MISSING } }, body: {} }),
-    'getThreadHistory 422': async () => agent().POST('/threads/{thread_id}/history', { ...agentWithKey(), params: { path: { thread_id: MISSING } }, body: { before: 7 } as never }),
+    'getThreadStateAtCheckpoint 401': async () =>
+      agent().GET('/threads/{thread_id}/state/{checkpoint_id}', { params: { path: { thread_id: MISSING, checkpoint_id: MISSING } } }),
+    'getThreadStateAtCheckpoint 404': async () =>
+      agent().GET('/threads/{thread_id}/state/{checkpoint_id}', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id, checkpoint_id: MISSING } },
+      }),
+    'getThreadStateAtCheckpoint 422': async () =>
+      agent().GET('/threads/{thread_id}/state/{checkpoint_id}', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING, checkpoint_id: 'x' } },
+      }),
+    'getThreadHistory 200': async () =>
+      agent().POST('/threads/{thread_id}/history', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id } },
+        body: { limit: 5 },
+      }),
+    'getThreadHistory 401': async () =>
+      agent().POST('/threads/{thread_id}/history', { params: { path: { thread_id: MISSING } }, body: {} }),
+    'getThreadHistory 404': async () =>
+      agent().POST('/threads/{thread_id}/history', { ...agentWithKey(), params: { path: { thread_id: MISSING } }, body: {} }),
+    'getThreadHistory 422': async () =>
+      agent().POST('/threads/{thread_id}/history', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { before: 7 } as never,
+      }),
   },
 };
 
 for (const api of ['control-plane', 'agent-server'] as const) {
   const spec = loadBundle(api);
   const validate = createValidator(spec);
-  const documented = listOperations(spec).flatMap((op) => Object.keys(op.operation.responses).map((status) => ({ op, status, key: `${op.operationId} ${status}` })));
+  const documented = listOperations(spec).flatMap((op) =>
+    Object.keys(op.operation.responses).map((status) => ({ op, status, key: `${op.operationId} ${status}` })),
+  );
 
   describe(`${api}: every documented status against the emulator`, () => {
     it('has a scenario for exactly the statuses the spec documents', () => {
@@ -127,7 +231,9 @@ for (const api of ['control-plane', 'agent-server'] as const) {
         if (!scenario) throw new Error(`no scenario for ${key}`);
         const { response, data, error } = await scenario();
         expect(response.status).toBe(Number(status));
-        const schema = op.operation.responses[status].content?.['application/json']?.schema ?? spec.components.responses[op.operation.responses[status].$ref?.split('/').pop()]?.content?.['application/json']?.schema;
+        const schema =
+          op.operation.responses[status].content?.['application/json']?.schema ??
+          spec.components.responses[op.operation.responses[status].$ref?.split('/').pop()]?.content?.['application/json']?.schema;
         const body = data ?? error;
         if (schema) {
           const result = validate(schema, body);

@@ -5,7 +5,7 @@
 // values and full history, the deployment with its latest revision. Writes that were in flight
 // when it died may or may not exist, but nothing beyond what was sent. Several rounds kill it at
 // different moments of the load, each restart checking everything acknowledged so far.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +32,11 @@ const children = new Set<ChildProcess>();
 async function startCli(db: string): Promise<RunningCli> {
   // No AGENTPLANE_EMULATOR_* from the environment: the flags alone decide.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AGENTPLANE_EMULATOR_')));
-  const child = spawn(process.execPath, [BIN, '--db', db, '--control-plane-port', '0', '--agent-server-port', '0', '--revision-step-ms', '20'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [BIN, '--db', db, '--control-plane-port', '0', '--agent-server-port', '0', '--revision-step-ms', '20'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -63,7 +67,10 @@ async function startCli(db: string): Promise<RunningCli> {
 /** What the load was told happened: acknowledged writes, and those sent but never answered. */
 interface Ledger {
   threads: Map<string, { metadata: Record<string, unknown>; values: Record<string, unknown>; historyLength: number; copyOf?: string }>;
-  deployments: Map<string, { name: string; latestRevisionId: string; imageUri: string; inFlightImageUri?: string; revisions: Map<string, string> }>;
+  deployments: Map<
+    string,
+    { name: string; latestRevisionId: string; imageUri: string; inFlightImageUri?: string; revisions: Map<string, string> }
+  >;
   /** Thread creates and copies sent, answered or not. */
   threadWritesSent: number;
   deploymentCreatesSent: number;
@@ -76,7 +83,10 @@ function superstepsFor(worker: number, seq: number, count: number) {
     updates: [
       {
         as_node: i === 0 ? '__input__' : i % 2 ? 'agent' : '__start__',
-        values: { messages: [{ type: i % 2 ? 'ai' : 'human', content: `w${worker} #${seq} step ${i}`, id: `m-${worker}-${seq}-${i}` }], step: i },
+        values: {
+          messages: [{ type: i % 2 ? 'ai' : 'human', content: `w${worker} #${seq} step ${i}`, id: `m-${worker}-${seq}-${i}` }],
+          step: i,
+        },
       },
     ],
   }));
@@ -95,7 +105,9 @@ async function worker(cli: RunningCli, id: number, stop: { now: boolean }): Prom
         const metadata = { run: RUN, worker: id, seq, nested: { tags: ['crash', `w${id}`] } };
         const steps = 1 + ((seq + id) % 5);
         ledger.threadWritesSent++;
-        const { data } = await agent.POST('/threads', { body: { thread_id: threadId, metadata, supersteps: superstepsFor(id, seq, steps) } });
+        const { data } = await agent.POST('/threads', {
+          body: { thread_id: threadId, metadata, supersteps: superstepsFor(id, seq, steps) },
+        });
         if (data) ledger.threads.set(data.thread_id, { metadata, values: data.values!, historyLength: steps });
       } else if (kind === 4) {
         const sources = [...ledger.threads.keys()];
@@ -109,10 +121,21 @@ async function worker(cli: RunningCli, id: number, stop: { now: boolean }): Prom
         const imageUri = `registry.example/${name}:0`;
         ledger.deploymentCreatesSent++;
         const { data } = await control.POST('/v2/deployments', {
-          body: { name, source: 'external_container', source_config: { deployment_type: 'dev' }, source_revision_config: { image_uri: imageUri }, secrets: [{ name: 'TOKEN', value: `v${seq}` }] },
+          body: {
+            name,
+            source: 'external_container',
+            source_config: { deployment_type: 'dev' },
+            source_revision_config: { image_uri: imageUri },
+            secrets: [{ name: 'TOKEN', value: `v${seq}` }],
+          },
         });
         if (data) {
-          ledger.deployments.set(data.id, { name, latestRevisionId: data.latest_revision_id, imageUri, revisions: new Map([[data.latest_revision_id, imageUri]]) });
+          ledger.deployments.set(data.id, {
+            name,
+            latestRevisionId: data.latest_revision_id,
+            imageUri,
+            revisions: new Map([[data.latest_revision_id, imageUri]]),
+          });
           myDeployments.push(data.id);
         }
       } else {
@@ -122,7 +145,10 @@ async function worker(cli: RunningCli, id: number, stop: { now: boolean }): Prom
         const record = ledger.deployments.get(deploymentId)!;
         const imageUri = `registry.example/${record.name}:${seq}`;
         record.inFlightImageUri = imageUri;
-        const { data } = await control.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: deploymentId } }, body: { source_revision_config: { image_uri: imageUri } } });
+        const { data } = await control.PATCH('/v2/deployments/{deployment_id}', {
+          params: { path: { deployment_id: deploymentId } },
+          body: { source_revision_config: { image_uri: imageUri } },
+        });
         if (data) {
           record.latestRevisionId = data.latest_revision_id;
           record.imageUri = imageUri;
@@ -158,12 +184,21 @@ async function verify(cli: RunningCli): Promise<void> {
     await Promise.all(
       entries.slice(i, i + 16).map(async ([threadId, expected]) => {
         const thread = await agent.GET('/threads/{thread_id}', { params: { path: { thread_id: threadId } } });
-        if (!thread.data) return void problems.push(`thread ${threadId}${expected.copyOf ? ` (copy of ${expected.copyOf})` : ''}: ${thread.response.status}`);
-        if (JSON.stringify(thread.data.metadata) !== JSON.stringify(expected.metadata)) problems.push(`thread ${threadId}: metadata ${JSON.stringify(thread.data.metadata)}`);
+        if (!thread.data)
+          return void problems.push(
+            `thread ${threadId}${expected.copyOf ? ` (copy of ${expected.copyOf})` : ''}: ${thread.response.status}`,
+          );
+        if (JSON.stringify(thread.data.metadata) !== JSON.stringify(expected.metadata))
+          problems.push(`thread ${threadId}: metadata ${JSON.stringify(thread.data.metadata)}`);
         const state = await agent.GET('/threads/{thread_id}/state', { params: { path: { thread_id: threadId } } });
-        if (JSON.stringify(state.data?.values) !== JSON.stringify(expected.values)) problems.push(`thread ${threadId}: values ${JSON.stringify(state.data?.values)}`);
-        const history = await agent.POST('/threads/{thread_id}/history', { params: { path: { thread_id: threadId } }, body: { limit: 1000 } });
-        if (history.data?.length !== expected.historyLength) problems.push(`thread ${threadId}: history of ${history.data?.length} checkpoints, expected ${expected.historyLength}`);
+        if (JSON.stringify(state.data?.values) !== JSON.stringify(expected.values))
+          problems.push(`thread ${threadId}: values ${JSON.stringify(state.data?.values)}`);
+        const history = await agent.POST('/threads/{thread_id}/history', {
+          params: { path: { thread_id: threadId } },
+          body: { limit: 1000 },
+        });
+        if (history.data?.length !== expected.historyLength)
+          problems.push(`thread ${threadId}: history of ${history.data?.length} checkpoints, expected ${expected.historyLength}`);
       }),
     );
   }
@@ -175,8 +210,14 @@ async function verify(cli: RunningCli): Promise<void> {
     }
     const latest = deployment.data.source_revision_config.image_uri;
     const landed = latest === expected.imageUri ? 'acknowledged' : latest === expected.inFlightImageUri ? 'in flight' : undefined;
-    if (!landed) problems.push(`deployment ${deploymentId}: latest image ${latest}, expected ${expected.imageUri}${expected.inFlightImageUri ? ` or ${expected.inFlightImageUri}` : ''}`);
-    if (landed === 'acknowledged' && deployment.data.latest_revision_id !== expected.latestRevisionId) problems.push(`deployment ${deploymentId}: latest revision ${deployment.data.latest_revision_id}, expected ${expected.latestRevisionId}`);
+    if (!landed)
+      problems.push(
+        `deployment ${deploymentId}: latest image ${latest}, expected ${expected.imageUri}${expected.inFlightImageUri ? ` or ${expected.inFlightImageUri}` : ''}`,
+      );
+    if (landed === 'acknowledged' && deployment.data.latest_revision_id !== expected.latestRevisionId)
+      problems.push(
+        `deployment ${deploymentId}: latest revision ${deployment.data.latest_revision_id}, expected ${expected.latestRevisionId}`,
+      );
     if (landed === 'in flight') {
       // The unanswered patch committed: adopt it, so later rounds expect it.
       expected.latestRevisionId = deployment.data.latest_revision_id;
@@ -184,10 +225,16 @@ async function verify(cli: RunningCli): Promise<void> {
       expected.revisions.set(expected.latestRevisionId, latest!);
     }
     expected.inFlightImageUri = undefined;
-    if (deployment.data.name !== expected.name || deployment.data.secrets.map((s) => s.name).join() !== 'TOKEN') problems.push(`deployment ${deploymentId}: ${JSON.stringify(deployment.data)}`);
+    if (deployment.data.name !== expected.name || deployment.data.secrets.map((s) => s.name).join() !== 'TOKEN')
+      problems.push(`deployment ${deploymentId}: ${JSON.stringify(deployment.data)}`);
     for (const [revisionId, imageUri] of expected.revisions) {
-      const revision = await control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { params: { path: { deployment_id: deploymentId, revision_id: revisionId } } });
-      if (revision.data?.source_revision_config.image_uri !== imageUri) problems.push(`revision ${revisionId} of ${deploymentId}: ${revision.response.status} ${JSON.stringify(revision.data ?? revision.error)}`);
+      const revision = await control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+        params: { path: { deployment_id: deploymentId, revision_id: revisionId } },
+      });
+      if (revision.data?.source_revision_config.image_uri !== imageUri)
+        problems.push(
+          `revision ${revisionId} of ${deploymentId}: ${revision.response.status} ${JSON.stringify(revision.data ?? revision.error)}`,
+        );
     }
   }
   expect(problems, 'acknowledged writes missing or damaged after SIGKILL and restart').toEqual([]);
@@ -212,54 +259,61 @@ describe('SIGKILL in the middle of a write load', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it(
-    'loses no acknowledged write, at several kill moments, and resumes accepting writes',
-    async () => {
-      let apiKey: string | undefined;
-      const acknowledgedPerRound: number[] = [];
-      // Kill moments: right at the start of the load, early, mid, and late (the load runs until killed).
-      for (const killAfterMs of [30, 250, 700, 1500]) {
-        const cli = await startCli(db);
-        apiKey ??= cli.apiKey;
-        expect(cli.apiKey, 'the default API key is kept in the database across restarts').toBe(apiKey);
-        await verify(cli);
-        const before = ledger.threads.size + ledger.deployments.size;
-        await runLoadAndKill(cli, killAfterMs);
-        acknowledgedPerRound.push(ledger.threads.size + ledger.deployments.size - before);
-        expect(cli.stderr(), 'the emulator reported an internal error or contract violation').not.toMatch(/\[agentplane-emulator\]/);
-      }
-      console.log(
-        `crash: ${acknowledgedPerRound.length} SIGKILLs; acknowledged writes per round ${acknowledgedPerRound.join(', ')}; ` +
-          `${ledger.threads.size} threads and ${ledger.deployments.size} deployments checked after each restart`,
-      );
-      expect(acknowledgedPerRound.slice(1).every((n) => n > 0), 'each round after the first acknowledged writes before the kill').toBe(true);
-
-      // A last restart: everything is there, and new writes are accepted and stored.
+  it('loses no acknowledged write, at several kill moments, and resumes accepting writes', async () => {
+    let apiKey: string | undefined;
+    const acknowledgedPerRound: number[] = [];
+    // Kill moments: right at the start of the load, early, mid, and late (the load runs until killed).
+    for (const killAfterMs of [30, 250, 700, 1500]) {
       const cli = await startCli(db);
+      apiKey ??= cli.apiKey;
+      expect(cli.apiKey, 'the default API key is kept in the database across restarts').toBe(apiKey);
       await verify(cli);
-      const agent = createAgentServerClient({ baseUrl: cli.agentServerUrl, retry: false });
-      const control = createControlPlaneClient({ baseUrl: cli.controlPlaneUrl, apiKey: cli.apiKey, retry: false });
-      const thread = await agent.POST('/threads', { body: { metadata: { run: RUN, after: 'restart' }, supersteps: superstepsFor(99, 0, 2) } });
-      expect(thread.response.status).toBe(200);
-      const copy = await agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: thread.data!.thread_id } } });
-      expect(copy.response.status).toBe(200);
-      const deployment = await control.POST('/v2/deployments', { body: { name: `after-restart-${RUN.slice(0, 8)}`, source: 'external_container', source_revision_config: { image_uri: 'registry.example/after:1' } } });
-      expect(deployment.response.status).toBe(201);
-      const history = await agent.POST('/threads/{thread_id}/history', { params: { path: { thread_id: copy.data!.thread_id } }, body: {} });
-      expect(history.data).toHaveLength(2);
+      const before = ledger.threads.size + ledger.deployments.size;
+      await runLoadAndKill(cli, killAfterMs);
+      acknowledgedPerRound.push(ledger.threads.size + ledger.deployments.size - before);
+      expect(cli.stderr(), 'the emulator reported an internal error or contract violation').not.toMatch(/\[agentplane-emulator\]/);
+    }
+    console.log(
+      `crash: ${acknowledgedPerRound.length} SIGKILLs; acknowledged writes per round ${acknowledgedPerRound.join(', ')}; ` +
+        `${ledger.threads.size} threads and ${ledger.deployments.size} deployments checked after each restart`,
+    );
+    expect(
+      acknowledgedPerRound.slice(1).every((n) => n > 0),
+      'each round after the first acknowledged writes before the kill',
+    ).toBe(true);
 
-      cli.child.kill('SIGTERM');
-      expect(await cli.exited).toEqual({ code: 0, signal: null });
-      expect(cli.stderr()).not.toMatch(/\[agentplane-emulator\]/);
+    // A last restart: everything is there, and new writes are accepted and stored.
+    const cli = await startCli(db);
+    await verify(cli);
+    const agent = createAgentServerClient({ baseUrl: cli.agentServerUrl, retry: false });
+    const control = createControlPlaneClient({ baseUrl: cli.controlPlaneUrl, apiKey: cli.apiKey, retry: false });
+    const thread = await agent.POST('/threads', {
+      body: { metadata: { run: RUN, after: 'restart' }, supersteps: superstepsFor(99, 0, 2) },
+    });
+    expect(thread.response.status).toBe(200);
+    const copy = await agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: thread.data!.thread_id } } });
+    expect(copy.response.status).toBe(200);
+    const deployment = await control.POST('/v2/deployments', {
+      body: {
+        name: `after-restart-${RUN.slice(0, 8)}`,
+        source: 'external_container',
+        source_revision_config: { image_uri: 'registry.example/after:1' },
+      },
+    });
+    expect(deployment.response.status).toBe(201);
+    const history = await agent.POST('/threads/{thread_id}/history', { params: { path: { thread_id: copy.data!.thread_id } }, body: {} });
+    expect(history.data).toHaveLength(2);
 
-      const file = new Database(db, { readonly: true });
-      try {
-        expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
-        expect(file.prepare('SELECT count(*) FROM threads WHERE thread_id = ?').pluck().get(copy.data!.thread_id)).toBe(1);
-      } finally {
-        file.close();
-      }
-    },
-    120_000,
-  );
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+    expect(cli.stderr()).not.toMatch(/\[agentplane-emulator\]/);
+
+    const file = new Database(db, { readonly: true });
+    try {
+      expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(file.prepare('SELECT count(*) FROM threads WHERE thread_id = ?').pluck().get(copy.data!.thread_id)).toBe(1);
+    } finally {
+      file.close();
+    }
+  }, 120_000);
 });

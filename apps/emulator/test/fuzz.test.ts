@@ -15,10 +15,21 @@
 //
 // Which operations exist, which fields they take, their types, ranges, formats and enums all come
 // from the bundled specs, so a new operation or field is fuzzed without touching this file.
+
+import { listOperations, resolveRef } from '@agentplane/openapi-toolkit';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations, resolveRef } from '@agentplane/openapi-toolkit';
-import { isUuid, jsonRequest, rawRequest, rawSocketExchange, specOf, startTestEmulator, type ApiName, type RawRequest, type RawResponse, type TestEmulator } from './support/harness.js';
+import {
+  type ApiName,
+  jsonRequest,
+  type RawRequest,
+  type RawResponse,
+  rawRequest,
+  rawSocketExchange,
+  specOf,
+  startTestEmulator,
+  type TestEmulator,
+} from './support/harness.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_120);
 const MAX_BODY = 10 * 1024 * 1024;
@@ -44,7 +55,11 @@ const describeExchange = (request: RawRequest, response: RawResponse) =>
   `${request.method} ${request.path.slice(0, 200)} ${JSON.stringify(request.headers ?? {})} ${String(request.body ?? '').slice(0, 300)}\n→ ${response.status} ${response.text.slice(0, 500)}`;
 
 /** The property every answer must have, whatever was sent. Returns the validation issues of a 422. */
-function expectWellFormed(api: ApiName, request: RawRequest, response: RawResponse): { loc: (string | number)[]; type: string; msg: string }[] {
+function expectWellFormed(
+  api: ApiName,
+  request: RawRequest,
+  response: RawResponse,
+): { loc: (string | number)[]; type: string; msg: string }[] {
   const where = describeExchange(request, response);
   const { validate } = SPECS[api];
   expect(response.status, where).toBeGreaterThanOrEqual(200);
@@ -67,7 +82,10 @@ function expectWellFormed(api: ApiName, request: RawRequest, response: RawRespon
   }
   if (typeof body.detail === 'object' && body.detail !== null) {
     // Only the sandbox pool's 404 has an object detail.
-    expect({ status: response.status, route: request.path.startsWith('/v2/sandboxes/pools/') }, where).toEqual({ status: 404, route: true });
+    expect({ status: response.status, route: request.path.startsWith('/v2/sandboxes/pools/') }, where).toEqual({
+      status: 404,
+      route: true,
+    });
     expect(validate('#/components/schemas/SandboxPoolNotFoundError', body).errors, where).toBe('');
     return [];
   }
@@ -145,7 +163,8 @@ function acceptedTypes(spec: any, node: any): Set<JsonType> {
     if (types.has('number')) types.add('integer');
     return types;
   }
-  const valueType = (v: unknown): JsonType => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : (typeof v as JsonType));
+  const valueType = (v: unknown): JsonType =>
+    v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : (typeof v as JsonType);
   if (schema.enum) return new Set(schema.enum.map(valueType));
   if ('const' in schema) return new Set([valueType(schema.const)]);
   const branches = schema.oneOf ?? schema.anyOf;
@@ -176,11 +195,25 @@ function wrongTypeValue(spec: any, node: any): fc.Arbitrary<unknown> | null {
   return wrong.length ? fc.oneof(...wrong.map((t) => ofType[t])) : null;
 }
 
-const notUuid = fc.oneof(
-  fc.string({ maxLength: 40 }),
-  fc.constantFrom('', 'null', '0', 'not-a-uuid', '1f0c9e4e-2b7a-4d3e-9c5a-6f1d2e3b4a5', '1f0c9e4e-2b7a-4d3e-9c5a-6f1d2e3b4a59x', 'g1f0c9e4-2b7a-4d3e-9c5a-6f1d2e3b4a59', '{1f0c9e4e-2b7a-4d3e-9c5a-6f1d2e3b4a59}', '1f0c9e4e2b7a4d3e9c5a6f1d2e3b4a59', 'urn:uuid:zz', ' 1f0c9e4e-2b7a-4d3e-9c5a-6f1d2e3b4a59'),
-  fc.uuid().map((u) => `${u.slice(0, 8)}_${u.slice(9)}`),
-).filter((s) => !isUuidFormat(s));
+const notUuid = fc
+  .oneof(
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom(
+      '',
+      'null',
+      '0',
+      'not-a-uuid',
+      '1f0c9e4e-2b7a-4d3e-9c5a-6f1d2e3b4a5',
+      '1f0c9e4e-2b7a-4d3e-9c5a-6f1d2e3b4a59x',
+      'g1f0c9e4-2b7a-4d3e-9c5a-6f1d2e3b4a59',
+      '{1f0c9e4e-2b7a-4d3e-9c5a-6f1d2e3b4a59}',
+      '1f0c9e4e2b7a4d3e9c5a6f1d2e3b4a59',
+      'urn:uuid:zz',
+      ' 1f0c9e4e-2b7a-4d3e-9c5a-6f1d2e3b4a59',
+    ),
+    fc.uuid().map((u) => `${u.slice(0, 8)}_${u.slice(9)}`),
+  )
+  .filter((s) => !isUuidFormat(s));
 
 function isUuidFormat(s: string): boolean {
   return /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(s);
@@ -205,10 +238,15 @@ function invalidValue(spec: any, node: any, depth = 0, withWrongType = true): fc
     if (schema.format === 'uuid') options.push(notUuid);
     if (schema.enum) options.push(fc.string({ maxLength: 20 }).filter((s) => !schema.enum.includes(s)));
     if (typeof schema.minLength === 'number' && schema.minLength > 0) options.push(fc.constant(''));
-    if (typeof schema.maxLength === 'number') options.push(fc.string({ minLength: schema.maxLength + 1, maxLength: schema.maxLength + 20 }));
+    if (typeof schema.maxLength === 'number')
+      options.push(fc.string({ minLength: schema.maxLength + 1, maxLength: schema.maxLength + 20 }));
     if (schema.pattern) {
       const pattern = new RegExp(schema.pattern, 'u');
-      options.push(fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), fc.constantFrom('UPPER', '-x', 'a b', 'ä', '1abc', 'x/y')).filter((s) => !pattern.test(s)));
+      options.push(
+        fc
+          .oneof(fc.string({ minLength: 1, maxLength: 20 }), fc.constantFrom('UPPER', '-x', 'a b', 'ä', '1abc', 'x/y'))
+          .filter((s) => !pattern.test(s)),
+      );
     }
   }
   if (schema.enum && !types.has('string')) options.push(fc.constant('not-in-the-enum'));
@@ -226,7 +264,10 @@ function invalidValue(spec: any, node: any, depth = 0, withWrongType = true): fc
   }
   if (schema.type === 'array' && schema.items && depth < 3) {
     const item = invalidValue(spec, schema.items, depth + 1);
-    if (item) options.push(fc.tuple(item, fc.nat(2)).map(([bad, at]) => [...Array.from({ length: at }, () => validExampleOf(spec, schema.items)), bad]));
+    if (item)
+      options.push(
+        fc.tuple(item, fc.nat(2)).map(([bad, at]) => [...Array.from({ length: at }, () => validExampleOf(spec, schema.items)), bad]),
+      );
     if (typeof schema.maxItems === 'number' && schema.maxItems <= 1000) {
       const valid = validExampleOf(spec, schema.items);
       if (valid !== undefined) options.push(fc.constant(Array.from({ length: schema.maxItems + 1 }, () => valid)));
@@ -235,7 +276,14 @@ function invalidValue(spec: any, node: any, depth = 0, withWrongType = true): fc
   if ((schema.type === 'object' || schema.properties) && depth < 3) {
     if (schema.additionalProperties === false) {
       const known = new Set(Object.keys(schema.properties ?? {}));
-      options.push(fc.tuple(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !known.has(k)), jsonScalar).map(([k, v]) => ({ [k]: v })));
+      options.push(
+        fc
+          .tuple(
+            fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !known.has(k)),
+            jsonScalar,
+          )
+          .map(([k, v]) => ({ [k]: v })),
+      );
     }
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       const bad = invalidValue(spec, property, depth + 1);
@@ -291,18 +339,34 @@ const badFieldCase: fc.Arbitrary<Case> = pick(FIELD_MUTATIONS)
 
 /** A field the schema does not declare, at the top level. */
 const extraFieldCase: fc.Arbitrary<Case> = fc
-  .tuple(pick(WITH_BODY), fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), pick(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'limit ', 'Metadata', 'threadId', 'ttl', 'select'])), smallJson)
+  .tuple(
+    pick(WITH_BODY),
+    fc.oneof(
+      fc.string({ minLength: 1, maxLength: 20 }),
+      pick(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'limit ', 'Metadata', 'threadId', 'ttl', 'select']),
+    ),
+    smallJson,
+  )
   .filter(([info, key]) => !(key in (info.body!.schema.properties ?? {})))
   .map(([info, key, value]) => {
     const body = validBody(info);
     Object.defineProperty(body, key, { value, enumerable: true, configurable: true, writable: true });
     const request = jsonRequest(info.op.method.toUpperCase(), pathOf(info), body);
-    return { api: info.api, request, check: (response: RawResponse) => expect422At(info.api, request, response, ['body', key], 'extra_forbidden') };
+    return {
+      api: info.api,
+      request,
+      check: (response: RawResponse) => expect422At(info.api, request, response, ['body', key], 'extra_forbidden'),
+    };
   });
 
 /** A required field left out, or a required body not sent at all. */
 const missingFieldCase: fc.Arbitrary<Case> = pick(WITH_BODY.filter((info) => info.body!.required))
-  .chain((info) => fc.tuple(fc.constant(info), fc.option(pick((info.body!.schema.required as string[] | undefined) ?? ['(whole body)']), { nil: undefined })))
+  .chain((info) =>
+    fc.tuple(
+      fc.constant(info),
+      fc.option(pick((info.body!.schema.required as string[] | undefined) ?? ['(whole body)']), { nil: undefined }),
+    ),
+  )
   .map(([info, field]) => {
     const method = info.op.method.toUpperCase();
     if (field === undefined || field === '(whole body)') {
@@ -312,47 +376,102 @@ const missingFieldCase: fc.Arbitrary<Case> = pick(WITH_BODY.filter((info) => inf
     const body = validBody(info);
     delete body[field];
     const request = jsonRequest(method, pathOf(info), body);
-    return { api: info.api, request, check: (response: RawResponse) => expect422At(info.api, request, response, ['body', field], 'missing') };
+    return {
+      api: info.api,
+      request,
+      check: (response: RawResponse) => expect422At(info.api, request, response, ['body', field], 'missing'),
+    };
   });
 
 /** The whole body of the wrong JSON type. */
-const notAnObjectCase: fc.Arbitrary<Case> = fc.tuple(pick(WITH_BODY), fc.oneof(ofType.array, ofType.string, ofType.integer, ofType.number, ofType.boolean, ofType.null)).map(([info, value]) => {
-  const request = jsonRequest(info.op.method.toUpperCase(), pathOf(info), value);
-  return { api: info.api, request, check: (response: RawResponse) => expect422At(info.api, request, response, ['body']) };
-});
+const notAnObjectCase: fc.Arbitrary<Case> = fc
+  .tuple(pick(WITH_BODY), fc.oneof(ofType.array, ofType.string, ofType.integer, ofType.number, ofType.boolean, ofType.null))
+  .map(([info, value]) => {
+    const request = jsonRequest(info.op.method.toUpperCase(), pathOf(info), value);
+    return { api: info.api, request, check: (response: RawResponse) => expect422At(info.api, request, response, ['body']) };
+  });
 
-const brokenJson = fc.oneof(
-  fc.string({ minLength: 1, maxLength: 60 }),
-  fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }),
-  smallJson.chain((v) => {
-    const text = JSON.stringify(v);
-    return fc.oneof(fc.nat(Math.max(0, text.length - 1)).map((n) => text.slice(0, n)), fc.constantFrom(`${text}x`, `${text},`, `\ufeff${text}`, `${text}}`, `{${text}`));
-  }),
-  fc.constantFrom('{', '{"a":}', "{'a': 1}", '{"a": 1,}', '[1,]', 'NaN', '{"limit": NaN}', '{"limit": Infinity}', '{"a": undefined}', '// comment\n{}', '{"a": "\u0000"}x', '\u0000', '{"a":1}{"b":2}', 'tru', '"unterminated', '{"a": 01}', '{"a": .5}', '{"a": 1e}'),
-).filter((text) => {
-  try {
-    JSON.parse(text);
-    return false;
-  } catch {
-    return text.length > 0;
-  }
-});
+const brokenJson = fc
+  .oneof(
+    fc.string({ minLength: 1, maxLength: 60 }),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }),
+    smallJson.chain((v) => {
+      const text = JSON.stringify(v);
+      return fc.oneof(
+        fc.nat(Math.max(0, text.length - 1)).map((n) => text.slice(0, n)),
+        fc.constantFrom(`${text}x`, `${text},`, `\ufeff${text}`, `${text}}`, `{${text}`),
+      );
+    }),
+    fc.constantFrom(
+      '{',
+      '{"a":}',
+      "{'a': 1}",
+      '{"a": 1,}',
+      '[1,]',
+      'NaN',
+      '{"limit": NaN}',
+      '{"limit": Infinity}',
+      '{"a": undefined}',
+      '// comment\n{}',
+      '{"a": "\u0000"}x',
+      '\u0000',
+      '{"a":1}{"b":2}',
+      'tru',
+      '"unterminated',
+      '{"a": 01}',
+      '{"a": .5}',
+      '{"a": 1e}',
+    ),
+  )
+  .filter((text) => {
+    try {
+      JSON.parse(text);
+      return false;
+    } catch {
+      return text.length > 0;
+    }
+  });
 
 const invalidJsonCase: fc.Arbitrary<Case> = fc.tuple(pick(WITH_BODY), brokenJson).map(([info, text]) => {
-  const request: RawRequest = { method: info.op.method.toUpperCase(), path: pathOf(info), headers: { 'content-type': 'application/json' }, body: text };
+  const request: RawRequest = {
+    method: info.op.method.toUpperCase(),
+    path: pathOf(info),
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  };
   return { api: info.api, request, check: (response: RawResponse) => expect422At(info.api, request, response, ['body'], 'json_invalid') };
 });
 
 const contentTypes = fc
   .oneof(
-    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx', 'json', 'application/*', '*/*', 'application/merge-patch+json', 'application/problem+json', 'text/json', 'application/x-ndjson', ';', 'application/json-patch+json'),
+    fc.constantFrom(
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      'application/jsonx',
+      'json',
+      'application/*',
+      '*/*',
+      'application/merge-patch+json',
+      'application/problem+json',
+      'text/json',
+      'application/x-ndjson',
+      ';',
+      'application/json-patch+json',
+    ),
     fc.stringMatching(/^[!#-~]{1,40}$/),
     fc.constant(undefined),
   )
   .filter((type) => type === undefined || type.split(';')[0]!.trim().toLowerCase() !== 'application/json');
 
 const contentTypeCase: fc.Arbitrary<Case> = fc.tuple(pick(WITH_BODY), contentTypes).map(([info, type]) => {
-  const request: RawRequest = { method: info.op.method.toUpperCase(), path: pathOf(info), headers: type === undefined ? {} : { 'content-type': type }, body: JSON.stringify(validBody(info)) };
+  const request: RawRequest = {
+    method: info.op.method.toUpperCase(),
+    path: pathOf(info),
+    headers: type === undefined ? {} : { 'content-type': type },
+    body: JSON.stringify(validBody(info)),
+  };
   return {
     api: info.api,
     request,
@@ -384,7 +503,11 @@ const badPathParamCase: fc.Arbitrary<Case> = pick(WITH_PATH_PARAMS)
         const issues = expectWellFormed(info.api, request, response);
         const where = describeExchange(request, response);
         expect([404, 405, 422], where).toContain(response.status);
-        if (response.status === 422) expect(issues.some((i) => i.loc[0] === 'path' && i.loc[1] === name), where).toBe(true);
+        if (response.status === 422)
+          expect(
+            issues.some((i) => i.loc[0] === 'path' && i.loc[1] === name),
+            where,
+          ).toBe(true);
       },
     };
   });
@@ -397,7 +520,8 @@ function badQueryText(spec: any, node: any): fc.Arbitrary<string> | null {
   const schema = resolveRef(spec, node);
   const letters = fc.stringMatching(/^[a-z]{1,10}$/);
   const types = acceptedTypes(spec, schema);
-  if (types.has('boolean')) return fc.oneof(letters, fc.constantFrom('yes', 'no', '2', 'TRUE ', 'null', '[]')).filter((v) => v !== 'true' && v !== 'false');
+  if (types.has('boolean'))
+    return fc.oneof(letters, fc.constantFrom('yes', 'no', '2', 'TRUE ', 'null', '[]')).filter((v) => v !== 'true' && v !== 'false');
   if (types.has('integer')) {
     const options: fc.Arbitrary<string>[] = [letters, fc.constantFrom('1.5', '--1', '[]', '{}', 'null')];
     if (typeof schema.minimum === 'number') options.push(fc.integer({ min: -1e6, max: schema.minimum - 1 }).map(String));
@@ -405,7 +529,8 @@ function badQueryText(spec: any, node: any): fc.Arbitrary<string> | null {
     return fc.oneof(...options);
   }
   if (schema.enum) return fc.oneof(letters, fc.constantFrom('', ' ', 'deployed')).filter((v) => !schema.enum.includes(v));
-  if (typeof schema.maxLength === 'number') return fc.integer({ min: schema.maxLength + 1, max: schema.maxLength + 50 }).map((n) => 'q'.repeat(n));
+  if (typeof schema.maxLength === 'number')
+    return fc.integer({ min: schema.maxLength + 1, max: schema.maxLength + 50 }).map((n) => 'q'.repeat(n));
   return null;
 }
 
@@ -428,7 +553,9 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TR
 
 /** The methods the spec declares for a concrete path (through every template that matches it). */
 const declaredMethods = (api: ApiName, path: string) =>
-  OPERATIONS.filter((o) => o.api === api && new RegExp(`^${o.op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path)).map((o) => o.op.method.toUpperCase());
+  OPERATIONS.filter((o) => o.api === api && new RegExp(`^${o.op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path)).map((o) =>
+    o.op.method.toUpperCase(),
+  );
 
 /** A method the path does not declare: 405 with an Allow header listing the declared ones. */
 const wrongMethodCase: fc.Arbitrary<Case> = fc
@@ -454,8 +581,26 @@ const randomRouteCase: fc.Arbitrary<Case> = fc
     pick(METHODS),
     fc.oneof(
       fc.webPath(),
-      fc.tuple(pick(OPERATIONS), fc.webSegment(), fc.constantFrom('/', '', '//', '/..', '/./', '?', '?x=1&x=2', '#frag', '%', '%2F', '%00')).map(([info, segment, tail]) => `${pathOf(info)}${tail}${segment}`),
-      fc.constantFrom('/', '//threads', '/threads/', '/threads//search', '/v2', '/v2/', '/v2/deployments/', '/V2/deployments', '/THREADS', '/threads/search/', '*', '/threads%2Fsearch', '/threads/%2e%2e/search', '/v2/sandboxes/pools/', '/v2/auth/providers/'),
+      fc
+        .tuple(pick(OPERATIONS), fc.webSegment(), fc.constantFrom('/', '', '//', '/..', '/./', '?', '?x=1&x=2', '#frag', '%', '%2F', '%00'))
+        .map(([info, segment, tail]) => `${pathOf(info)}${tail}${segment}`),
+      fc.constantFrom(
+        '/',
+        '//threads',
+        '/threads/',
+        '/threads//search',
+        '/v2',
+        '/v2/',
+        '/v2/deployments/',
+        '/V2/deployments',
+        '/THREADS',
+        '/threads/search/',
+        '*',
+        '/threads%2Fsearch',
+        '/threads/%2e%2e/search',
+        '/v2/sandboxes/pools/',
+        '/v2/auth/providers/',
+      ),
     ),
     fc.option(smallJson, { nil: undefined }),
   )
@@ -482,7 +627,11 @@ const badCredentialCase: fc.Arbitrary<Case> = fc
   .filter(([, headers]) => !Object.values(headers).some((v) => v === apiKey || v === `Bearer ${apiKey}` || v === 'default'))
   .map(([info, headers, withBadBody]) => {
     const request: RawRequest = { method: info.op.method.toUpperCase(), path: pathOf(info), headers: { ...headers } };
-    if (info.body) Object.assign(request, { headers: { ...headers, 'content-type': 'application/json' }, body: withBadBody ? '{"not": valid' : JSON.stringify(validBody(info)) });
+    if (info.body)
+      Object.assign(request, {
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: withBadBody ? '{"not": valid' : JSON.stringify(validBody(info)),
+      });
     return {
       api: 'control-plane' as const,
       request,
@@ -503,11 +652,27 @@ async function runCase(c: Case): Promise<void> {
 beforeAll(async () => {
   emulator = await startTestEmulator({ revisionStepMs: 20 });
   apiKey = emulator.defaultApiKey!;
-  const thread = (await send('agent-server', jsonRequest('POST', '/threads', { supersteps: [{ updates: [{ as_node: '__input__', values: { a: 1 } }] }, { updates: [{ as_node: 'agent', values: { b: 2 } }] }] }))).json as any;
+  const thread = (
+    await send(
+      'agent-server',
+      jsonRequest('POST', '/threads', {
+        supersteps: [{ updates: [{ as_node: '__input__', values: { a: 1 } }] }, { updates: [{ as_node: 'agent', values: { b: 2 } }] }],
+      }),
+    )
+  ).json as any;
   ids.thread_id = thread.thread_id;
   const history = (await send('agent-server', jsonRequest('POST', `/threads/${thread.thread_id}/history`, {}))).json as any[];
   ids.checkpoint_id = history[0].checkpoint_id;
-  const deployment = (await send('control-plane', jsonRequest('POST', '/v2/deployments', { name: 'fuzz-base', source: 'external_container', source_revision_config: { image_uri: 'registry.example/agent:1' } }))).json as any;
+  const deployment = (
+    await send(
+      'control-plane',
+      jsonRequest('POST', '/v2/deployments', {
+        name: 'fuzz-base',
+        source: 'external_container',
+        source_revision_config: { image_uri: 'registry.example/agent:1' },
+      }),
+    )
+  ).json as any;
   ids.deployment_id = deployment.id;
   ids.revision_id = deployment.latest_revision_id;
 });
@@ -529,7 +694,11 @@ describe('invalid requests: never a 5xx, only documented 4xx shapes, and the 422
       await fc.assert(fc.asyncProperty(arbitrary, runCase), propertyOptions(numRuns));
     });
 
-  property('a top-level field with a value its schema refuses (type, range, format, enum, length, pattern, items, nested fields)', badFieldCase, 900);
+  property(
+    'a top-level field with a value its schema refuses (type, range, format, enum, length, pattern, items, nested fields)',
+    badFieldCase,
+    900,
+  );
   property('an undeclared field', extraFieldCase, 300);
   property('a required field missing, or no body at all', missingFieldCase, 150);
   property('a body that is not an object', notAnObjectCase, 150);
@@ -543,13 +712,25 @@ describe('invalid requests: never a 5xx, only documented 4xx shapes, and the 422
   property('control plane without a valid credential: 401 {detail}, even with a bad body', badCredentialCase, 200);
 
   it('deeply nested bodies (up to 10,000 levels) are refused with a 422, or accepted, never a crash', async () => {
-    const nested = (depth: number, kind: 'object' | 'array') => (kind === 'object' ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : `${'['.repeat(depth)}${']'.repeat(depth)}`);
-    const arbitrary = fc.tuple(pick(WITH_BODY), fc.oneof(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 200, max: 10_000 }), fc.constant(10_000)), pick<'object' | 'array'>(['object', 'array']), fc.boolean());
+    const nested = (depth: number, kind: 'object' | 'array') =>
+      kind === 'object' ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const arbitrary = fc.tuple(
+      pick(WITH_BODY),
+      fc.oneof(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 200, max: 10_000 }), fc.constant(10_000)),
+      pick<'object' | 'array'>(['object', 'array']),
+      fc.boolean(),
+    );
     await fc.assert(
       fc.asyncProperty(arbitrary, async ([info, depth, kind, wrapped]) => {
         // Either the whole body, or inside a free-form field (metadata) where depth is the only fault.
-        const body = wrapped && info.op.operationId === 'createThread' ? `{"metadata": {"deep": ${nested(depth, kind)}}}` : nested(depth, kind);
-        const request: RawRequest = { method: info.op.method.toUpperCase(), path: pathOf(info), headers: { 'content-type': 'application/json' }, body };
+        const body =
+          wrapped && info.op.operationId === 'createThread' ? `{"metadata": {"deep": ${nested(depth, kind)}}}` : nested(depth, kind);
+        const request: RawRequest = {
+          method: info.op.method.toUpperCase(),
+          path: pathOf(info),
+          headers: { 'content-type': 'application/json' },
+          body,
+        };
         const response = await send(info.api, request);
         expectWellFormed(info.api, request, response);
         if (depth >= 1000) expect422At(info.api, request, response, ['body']);
@@ -595,7 +776,8 @@ describe('invalid requests: never a 5xx, only documented 4xx shapes, and the 422
         json = undefined;
       }
       answers[name] = {
-        answer: answer.status === undefined ? 'none (connection closed)' : answer.status >= 400 && answer.status < 500 ? '4xx' : answer.status,
+        answer:
+          answer.status === undefined ? 'none (connection closed)' : answer.status >= 400 && answer.status < 500 ? '4xx' : answer.status,
         json: /^application\/json/.test(answer.headers['content-type'] ?? '') && typeof (json as { detail?: unknown })?.detail === 'string',
       };
     }
@@ -623,7 +805,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /** Whether every key of the filter is an own key of the record with a deep-equal value. */
 const matchesFilter = (record: Record<string, unknown>, filter: Record<string, unknown>) =>
-  Object.keys(filter).every((key) => Object.prototype.hasOwnProperty.call(record, key) && sameJson(record[key], filter[key]));
+  Object.keys(filter).every((key) => Object.hasOwn(record, key) && sameJson(record[key], filter[key]));
 
 /** An object literal that may have keys such as `__proto__` as its own keys. */
 const ownKeys = (entries: [string, unknown][]) => {
@@ -635,17 +817,36 @@ const ownKeys = (entries: [string, unknown][]) => {
 const PROTOTYPE_KEYS = ['constructor', 'toString', '__proto__', 'valueOf', 'hasOwnProperty'];
 
 const messageArb = fc.record(
-  { type: fc.constantFrom('human', 'ai'), content: fc.string({ maxLength: 20 }), id: fc.constantFrom('m-1', 'm-2', 'm-3', '5f1e2d3c-4b5a-4697-8a1b-2c3d4e5f6a7b') },
+  {
+    type: fc.constantFrom('human', 'ai'),
+    content: fc.string({ maxLength: 20 }),
+    id: fc.constantFrom('m-1', 'm-2', 'm-3', '5f1e2d3c-4b5a-4697-8a1b-2c3d4e5f6a7b'),
+  },
   { requiredKeys: ['type', 'content'] },
 );
-const valuesArb = fc.record(
-  {
-    plain: fc.uniqueArray(fc.tuple(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(...PROTOTYPE_KEYS)).filter((k) => k !== 'messages'), smallJson), { maxLength: 3, selector: ([k]) => k }).map(ownKeys),
-    messages: fc.option(fc.oneof(fc.array(messageArb, { maxLength: 3 }), messageArb), { nil: undefined }),
-  },
-  { requiredKeys: ['plain'] },
-).map(({ plain, messages }) => ownKeys([...Object.entries(plain), ...(messages === undefined ? [] : [['messages', messages] as [string, unknown]])]));
-const updateArb = fc.record({ as_node: fc.oneof(fc.constantFrom('__input__', '__start__', 'agent', 'tools'), fc.string({ minLength: 1, maxLength: 10 })), values: fc.option(valuesArb, { nil: null }) });
+const valuesArb = fc
+  .record(
+    {
+      plain: fc
+        .uniqueArray(
+          fc.tuple(
+            fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(...PROTOTYPE_KEYS)).filter((k) => k !== 'messages'),
+            smallJson,
+          ),
+          { maxLength: 3, selector: ([k]) => k },
+        )
+        .map(ownKeys),
+      messages: fc.option(fc.oneof(fc.array(messageArb, { maxLength: 3 }), messageArb), { nil: undefined }),
+    },
+    { requiredKeys: ['plain'] },
+  )
+  .map(({ plain, messages }) =>
+    ownKeys([...Object.entries(plain), ...(messages === undefined ? [] : [['messages', messages] as [string, unknown]])]),
+  );
+const updateArb = fc.record({
+  as_node: fc.oneof(fc.constantFrom('__input__', '__start__', 'agent', 'tools'), fc.string({ minLength: 1, maxLength: 10 })),
+  values: fc.option(valuesArb, { nil: null }),
+});
 const superstepsArb = fc.array(fc.record({ updates: fc.array(updateArb, { minLength: 1, maxLength: 3 }) }), { maxLength: 4 });
 
 /** The superstep rules of decision A5, as a model: values replace, messages append or replace by id. */
@@ -691,7 +892,11 @@ describe('valid but random requests: accepted, and answered as the model says', 
   it('createThread with random metadata and supersteps: values and history follow the superstep rules', async () => {
     const arbitrary = fc.record(
       {
-        metadata: fc.dictionary(fc.string({ maxLength: 10 }).filter((k) => k !== 'graph_id'), smallJson, { maxKeys: 4 }),
+        metadata: fc.dictionary(
+          fc.string({ maxLength: 10 }).filter((k) => k !== 'graph_id'),
+          smallJson,
+          { maxKeys: 4 },
+        ),
         supersteps: superstepsArb,
         thread_id: fc.uuid(),
         if_exists: fc.constantFrom('raise', 'do_nothing'),
@@ -721,7 +926,8 @@ describe('valid but random requests: accepted, and answered as the model says', 
         const last = states.at(-1) ?? {};
         expect(sameJson(withoutAssignedIds(thread.values, last), last), `${where}\nmodel: ${JSON.stringify(last)}`).toBe(true);
 
-        const history = (await send('agent-server', jsonRequest('POST', `/threads/${thread.thread_id}/history`, { limit: 1000 }))).json as any[];
+        const history = (await send('agent-server', jsonRequest('POST', `/threads/${thread.thread_id}/history`, { limit: 1000 })))
+          .json as any[];
         expect(history.length, where).toBe(states.length);
         history.forEach((state, i) => {
           const model = states[states.length - 1 - i]!;
@@ -745,13 +951,26 @@ describe('valid but random requests: accepted, and answered as the model says', 
 
     beforeAll(async () => {
       for (let i = 0; i < 12; i++) {
-        const metadata = { suite, color: colors[i % 3]!, size: i % 4, tags: tags[i % 4]!, nested: nested[(i >> 1) % 4]!, ...(i % 5 === 0 ? { optional: true } : {}) };
+        const metadata = {
+          suite,
+          color: colors[i % 3]!,
+          size: i % 4,
+          tags: tags[i % 4]!,
+          nested: nested[(i >> 1) % 4]!,
+          ...(i % 5 === 0 ? { optional: true } : {}),
+        };
         const values = { topic: colors[(i + 1) % 3]!, count: i % 2 };
-        const response = await send('agent-server', jsonRequest('POST', '/threads', { metadata, supersteps: [{ updates: [{ as_node: '__input__', values }] }] }));
+        const response = await send(
+          'agent-server',
+          jsonRequest('POST', '/threads', { metadata, supersteps: [{ updates: [{ as_node: '__input__', values }] }] }),
+        );
         fixtures.push({ thread_id: (response.json as any).thread_id, metadata, values });
       }
-      const supersteps = ['__input__', 'agent', 'tools', 'agent', '__start__', 'agent', 'tools'].map((node, i) => ({ updates: [{ as_node: node, values: { turn: i, node } }] }));
-      const thread = (await send('agent-server', jsonRequest('POST', '/threads', { metadata: { graph_id: 'fuzz-graph' }, supersteps }))).json as any;
+      const supersteps = ['__input__', 'agent', 'tools', 'agent', '__start__', 'agent', 'tools'].map((node, i) => ({
+        updates: [{ as_node: node, values: { turn: i, node } }],
+      }));
+      const thread = (await send('agent-server', jsonRequest('POST', '/threads', { metadata: { graph_id: 'fuzz-graph' }, supersteps })))
+        .json as any;
       historyThread = thread.thread_id;
       fullHistory = (await send('agent-server', jsonRequest('POST', `/threads/${historyThread}/history`, { limit: 1000 }))).json as any[];
       expect(fullHistory).toHaveLength(7);
@@ -762,7 +981,10 @@ describe('valid but random requests: accepted, and answered as the model says', 
       fc
         .uniqueArray(
           fc.oneof(
-            { weight: 6, arbitrary: fc.constantFrom(...Object.keys(pools)).chain((key) => fc.tuple(fc.constant(key), filterValue(pools[key]!))) },
+            {
+              weight: 6,
+              arbitrary: fc.constantFrom(...Object.keys(pools)).chain((key) => fc.tuple(fc.constant(key), filterValue(pools[key]!))),
+            },
             { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), fc.oneof(fc.constant(null), fc.constant({}), smallJson)) },
             { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 8 }), smallJson) },
           ),
@@ -791,7 +1013,11 @@ describe('valid but random requests: accepted, and answered as the model says', 
           expect(Number(response.headers['x-pagination-total']), where).toBe(expected.length);
           const found = response.json as any[];
           expect(found.length, where).toBe(Math.max(0, Math.min(page.limit, expected.length - page.offset)));
-          for (const thread of found) expect(expected.map((f) => f.thread_id), where).toContain(thread.thread_id);
+          for (const thread of found)
+            expect(
+              expected.map((f) => f.thread_id),
+              where,
+            ).toContain(thread.thread_id);
           if (page.sort_by === 'thread_id') {
             const order = found.map((t) => t.thread_id);
             expect(order, where).toEqual([...order].sort((a, b) => (page.sort_order === 'asc' ? a.localeCompare(b) : b.localeCompare(a))));
@@ -804,17 +1030,34 @@ describe('valid but random requests: accepted, and answered as the model says', 
     it('getThreadHistory: metadata filter, before in its three forms, limit', async () => {
       const checkpointIds = fullHistory.map((s) => s.checkpoint_id as string);
       const beforeArb = fc.option(
-        fc.tuple(fc.oneof(fc.constantFrom(...checkpointIds), fc.uuid()), fc.constantFrom('id', 'object', 'config')).map(([id, form]) => ({ id, form })),
+        fc
+          .tuple(fc.oneof(fc.constantFrom(...checkpointIds), fc.uuid()), fc.constantFrom('id', 'object', 'config'))
+          .map(([id, form]) => ({ id, form })),
         { nil: undefined },
       );
       const arbitrary = fc.record({
-        metadata: fc.option(filterEntries({ source: ['input', 'update', 'loop'], step: [-1, 0, 1, 2, 5], graph_id: ['fuzz-graph', ''], parents: [{}], thread_id: [historyThread] }), { nil: undefined }),
+        metadata: fc.option(
+          filterEntries({
+            source: ['input', 'update', 'loop'],
+            step: [-1, 0, 1, 2, 5],
+            graph_id: ['fuzz-graph', ''],
+            parents: [{}],
+            thread_id: [historyThread],
+          }),
+          { nil: undefined },
+        ),
         before: beforeArb,
         limit: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
       });
       await fc.assert(
         fc.asyncProperty(arbitrary, async ({ metadata, before, limit }) => {
-          const beforeValue = before && (before.form === 'id' ? before.id : before.form === 'object' ? { checkpoint_id: before.id } : { configurable: { checkpoint_id: before.id, thread_id: historyThread } });
+          const beforeValue =
+            before &&
+            (before.form === 'id'
+              ? before.id
+              : before.form === 'object'
+                ? { checkpoint_id: before.id }
+                : { configurable: { checkpoint_id: before.id, thread_id: historyThread } });
           const body = { ...(metadata ? { metadata } : {}), ...(beforeValue ? { before: beforeValue } : {}), ...(limit ? { limit } : {}) };
           const request = jsonRequest('POST', `/threads/${historyThread}/history`, body);
           const response = await send('agent-server', request);
@@ -825,7 +1068,10 @@ describe('valid but random requests: accepted, and answered as the model says', 
             .filter((s) => !before || s.checkpoint_id < before.id.toLowerCase())
             .filter((s) => !metadata || matchesFilter(s.metadata, metadata))
             .slice(0, limit ?? 10);
-          expect((response.json as any[]).map((s) => s.checkpoint_id), where).toEqual(expected.map((s) => s.checkpoint_id));
+          expect(
+            (response.json as any[]).map((s) => s.checkpoint_id),
+            where,
+          ).toEqual(expected.map((s) => s.checkpoint_id));
         }),
         propertyOptions(250),
       );
@@ -837,7 +1083,11 @@ describe('valid but random requests: accepted, and answered as the model says', 
     // Both scales given, min <= max: valid whatever the deployment type's defaults are.
     const resourceSpec = fc
       .record(
-        { scales: fc.tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 1, max: 100 })), cpu: fc.integer({ min: 1, max: 64 }), memory_mb: fc.integer({ min: 256, max: 262144 }) },
+        {
+          scales: fc.tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 1, max: 100 })),
+          cpu: fc.integer({ min: 1, max: 64 }),
+          memory_mb: fc.integer({ min: 256, max: 262144 }),
+        },
         { requiredKeys: ['scales'] },
       )
       .map(({ scales: [a, b], ...rest }) => ({ min_scale: Math.min(a, b), max_scale: Math.max(a, b, 1), ...rest }));
@@ -850,12 +1100,20 @@ describe('valid but random requests: accepted, and answered as the model says', 
       },
       { requiredKeys: [] },
     );
-    const secrets = fc.uniqueArray(fc.record({ name: fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,15}$/), value: fc.string({ maxLength: 20 }) }), { maxLength: 4, selector: (s) => s.name });
+    const secrets = fc.uniqueArray(fc.record({ name: fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,15}$/), value: fc.string({ maxLength: 20 }) }), {
+      maxLength: 4,
+      selector: (s) => s.name,
+    });
     const create = fc.oneof(
       fc.record({
         source: fc.constant('git_host' as const),
-        source_config: fc.tuple(sourceConfig, fc.webUrl(), fc.boolean()).map(([c, repo_url, build_on_push]) => ({ ...c, repo_url, build_on_push })),
-        source_revision_config: fc.record({ repo_ref: fc.constantFrom('main', 'refs/heads/dev', 'feature/x'), graph_config_path: fc.constantFrom('langgraph.json', 'apps/agent/langgraph.json') }),
+        source_config: fc
+          .tuple(sourceConfig, fc.webUrl(), fc.boolean())
+          .map(([c, repo_url, build_on_push]) => ({ ...c, repo_url, build_on_push })),
+        source_revision_config: fc.record({
+          repo_ref: fc.constantFrom('main', 'refs/heads/dev', 'feature/x'),
+          graph_config_path: fc.constantFrom('langgraph.json', 'apps/agent/langgraph.json'),
+        }),
         secrets,
       }),
       fc.record({
@@ -866,7 +1124,14 @@ describe('valid but random requests: accepted, and answered as the model says', 
       }),
     );
     const update = fc.record(
-      { source_config: sourceConfig, source_revision_config: fc.record({ image_uri: fc.option(fc.constant('registry.example/next:2'), { nil: null }) }, { requiredKeys: [] }), secrets },
+      {
+        source_config: sourceConfig,
+        source_revision_config: fc.record(
+          { image_uri: fc.option(fc.constant('registry.example/next:2'), { nil: null }) },
+          { requiredKeys: [] },
+        ),
+        secrets,
+      },
       { requiredKeys: [] },
     );
     let n = 0;
@@ -891,7 +1156,10 @@ describe('valid but random requests: accepted, and answered as the model says', 
           const after = patched.json as any;
           expect(after.latest_revision_id !== deployment.latest_revision_id, patchWhere).toBe(!!patch.source_revision_config?.image_uri);
           if (patch.secrets) expect(after.secrets, patchWhere).toEqual(patch.secrets.map((s) => ({ name: s.name })));
-          const revision = await send('control-plane', { method: 'GET', path: `/v2/deployments/${deployment.id}/revisions/${after.latest_revision_id}` });
+          const revision = await send('control-plane', {
+            method: 'GET',
+            path: `/v2/deployments/${deployment.id}/revisions/${after.latest_revision_id}`,
+          });
           expect(revision.status).toBe(200);
         }
       }),
@@ -917,18 +1185,41 @@ describe('found by fuzzing', () => {
   });
 
   it('a history metadata filter on a key the checkpoints lack matches nothing, Object.prototype names included', async () => {
-    const thread = (await send('agent-server', jsonRequest('POST', '/threads', { supersteps: [{ updates: [{ as_node: '__input__', values: { a: 1 } }] }] }))).json as any;
+    const thread = (
+      await send(
+        'agent-server',
+        jsonRequest('POST', '/threads', { supersteps: [{ updates: [{ as_node: '__input__', values: { a: 1 } }] }] }),
+      )
+    ).json as any;
     const found: Record<string, number> = {};
-    for (const filter of ['{"constructor": null}', '{"toString": null}', '{"hasOwnProperty": null}', '{"__proto__": {}}', '{"not_a_key": null}']) {
-      const response = await send('agent-server', { method: 'POST', path: `/threads/${thread.thread_id}/history`, headers: { 'content-type': 'application/json' }, body: `{"metadata": ${filter}}` });
+    for (const filter of [
+      '{"constructor": null}',
+      '{"toString": null}',
+      '{"hasOwnProperty": null}',
+      '{"__proto__": {}}',
+      '{"not_a_key": null}',
+    ]) {
+      const response = await send('agent-server', {
+        method: 'POST',
+        path: `/threads/${thread.thread_id}/history`,
+        headers: { 'content-type': 'application/json' },
+        body: `{"metadata": ${filter}}`,
+      });
       expect(response.status).toBe(200);
       found[filter] = (response.json as unknown[]).length;
     }
-    expect(found).toEqual({ '{"constructor": null}': 0, '{"toString": null}': 0, '{"hasOwnProperty": null}': 0, '{"__proto__": {}}': 0, '{"not_a_key": null}': 0 });
+    expect(found).toEqual({
+      '{"constructor": null}': 0,
+      '{"toString": null}': 0,
+      '{"hasOwnProperty": null}': 0,
+      '{"__proto__": {}}': 0,
+      '{"not_a_key": null}': 0,
+    });
   });
 
   it('a state key named __proto__ in a superstep is kept like any other key (as metadata keeps it)', async () => {
-    const body = '{"metadata": {"__proto__": {"m": 1}}, "supersteps": [{"updates": [{"as_node": "__input__", "values": {"__proto__": {"v": 1}, "other": 2}}]}]}';
+    const body =
+      '{"metadata": {"__proto__": {"m": 1}}, "supersteps": [{"updates": [{"as_node": "__input__", "values": {"__proto__": {"v": 1}, "other": 2}}]}]}';
     const created = await send('agent-server', { method: 'POST', path: '/threads', headers: { 'content-type': 'application/json' }, body });
     expect(created.status).toBe(200);
     expect(created.text).toContain('"metadata":{"__proto__":{"m":1}}');

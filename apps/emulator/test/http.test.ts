@@ -1,7 +1,7 @@
 // The HTTP layer's answers to requests that never reach a handler (unknown routes, wrong methods,
 // content types, invalid or deep JSON, oversized bodies, missing bodies), the agent server's
 // optional API key, and the loud failure when a handler answers against the spec.
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createApiServer } from '../src/http/api-server.js';
@@ -25,13 +25,21 @@ describe('transport-level errors', () => {
   });
 
   it('a body that is not JSON: 415 for another content type, 422 json_invalid for bad JSON', async () => {
-    const form = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: { 'content-type': 'text/plain', 'x-api-key': 'agent-key' }, body: '{}' });
+    const form = await fetch(`${f.emulator.agentServerUrl}/threads`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'x-api-key': 'agent-key' },
+      body: '{}',
+    });
     expect(form.status).toBe(415);
     expect((await form.json()).detail).toMatch(/application\/json/);
     const bad = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: json, body: '{"metadata": ' });
     expect(bad.status).toBe(422);
     expect((await bad.json()).detail[0]).toMatchObject({ loc: ['body', expect.any(Number)], type: 'json_invalid' });
-    const charset = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: { ...json, 'content-type': 'application/json; charset=utf-8' }, body: '{}' });
+    const charset = await fetch(`${f.emulator.agentServerUrl}/threads`, {
+      method: 'POST',
+      headers: { ...json, 'content-type': 'application/json; charset=utf-8' },
+      body: '{}',
+    });
     expect(charset.status).toBe(200);
   });
 
@@ -69,7 +77,9 @@ describe('response validation', () => {
   it('turns an answer that breaks the spec into a loud 500 and reports it', async () => {
     const api = compileApi(loadSpec('agent-server'));
     const reported: string[] = [];
-    const handlers = Object.fromEntries(api.operations.map((op) => [op.operationId, () => ({ status: 200, body: { thread_id: 'not-a-uuid' } })]));
+    const handlers = Object.fromEntries(
+      api.operations.map((op) => [op.operationId, () => ({ status: 200, body: { thread_id: 'not-a-uuid' } })]),
+    );
     const server = createApiServer({
       api,
       handlers,
@@ -94,14 +104,26 @@ describe('response validation', () => {
   it('refuses to start when handlers and spec operations differ', () => {
     const api = compileApi(loadSpec('control-plane'));
     expect(() =>
-      createApiServer({ api, handlers: { getDeployment: () => ({ status: 200 }), listWidgets: () => ({ status: 200 }) }, authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }), validateResponses: true, maxBodyBytes: 1 }),
+      createApiServer({
+        api,
+        handlers: { getDeployment: () => ({ status: 200 }), listWidgets: () => ({ status: 200 }) },
+        authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }),
+        validateResponses: true,
+        maxBodyBytes: 1,
+      }),
     ).toThrow(/missing [^;]*createDeployment[^;]*; not in the spec listWidgets/);
   });
 
   it('is off in production mode: answers pass through unchecked', async () => {
     const api = compileApi(loadSpec('agent-server'));
     const handlers = Object.fromEntries(api.operations.map((op) => [op.operationId, () => ({ status: 200, body: { anything: true } })]));
-    const server: http.Server = createApiServer({ api, handlers, authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }), validateResponses: false, maxBodyBytes: 1024 });
+    const server: http.Server = createApiServer({
+      api,
+      handlers,
+      authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }),
+      validateResponses: false,
+      maxBodyBytes: 1024,
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f`);

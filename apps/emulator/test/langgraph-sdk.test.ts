@@ -162,7 +162,10 @@ describe('threads.create', () => {
 
   it('creates nothing when a superstep is invalid, and the 422 names the field', async () => {
     const threadId = crypto.randomUUID();
-    const invalid = [{ updates: [{ asNode: '__input__', values: { messages: [human('ok')] } }] }, { updates: [{ asNode: 'agent', values: { messages: [{ type: 'robot', content: 'x' }] } }] }];
+    const invalid = [
+      { updates: [{ asNode: '__input__', values: { messages: [human('ok')] } }] },
+      { updates: [{ asNode: 'agent', values: { messages: [{ type: 'robot', content: 'x' }] } }] },
+    ];
     const error = await sdkError(client.threads.create({ threadId, supersteps: invalid }));
     expect(error.status).toBe(422);
     expect((error.detail as any[])[0].loc.slice(0, 6)).toEqual(['body', 'supersteps', 1, 'updates', 0, 'values']);
@@ -214,7 +217,8 @@ describe('threads.get, getState, getHistory', () => {
     let before: { configurable: Record<string, unknown> } | undefined;
     for (;;) {
       const page = await client.threads.getHistory(threadId, { limit: 3, ...(before ? { before } : {}) });
-      if (before) expect(lastWire().body).toEqual({ limit: 3, before: { configurable: { checkpoint_id: before.configurable.checkpoint_id } } });
+      if (before)
+        expect(lastWire().body).toEqual({ limit: 3, before: { configurable: { checkpoint_id: before.configurable.checkpoint_id } } });
       if (page.length === 0) break;
       pages.push(page);
       before = { configurable: { checkpoint_id: page.at(-1)!.checkpoint.checkpoint_id } };
@@ -224,7 +228,9 @@ describe('threads.get, getState, getHistory', () => {
 
     // A state's `checkpoint` object as the configurable, as apps pass it along.
     const older = await client.threads.getHistory(threadId, { limit: 10, before: { configurable: { ...history[1]!.checkpoint } } });
-    expect(lastWire().body.before).toEqual({ configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: history[1]!.checkpoint.checkpoint_id } });
+    expect(lastWire().body.before).toEqual({
+      configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: history[1]!.checkpoint.checkpoint_id },
+    });
     expect(older).toEqual(history.slice(2));
   });
 
@@ -233,7 +239,9 @@ describe('threads.get, getState, getHistory', () => {
     expect(lastWire().body).toEqual({ limit: 10, metadata: { source: 'input' } });
     expect(inputs).toEqual([history[3]]);
     expect(await client.threads.getHistory(threadId, { metadata: { step: 1 } })).toEqual([history[1]]);
-    expect(await client.threads.getHistory(threadId, { metadata: { writes: { agent: { messages: [ai('Sunny', 'm-2')] } } } })).toEqual([history[2]]);
+    expect(await client.threads.getHistory(threadId, { metadata: { writes: { agent: { messages: [ai('Sunny', 'm-2')] } } } })).toEqual([
+      history[2],
+    ]);
     expect(await client.threads.getHistory(threadId, { metadata: { source: 'loop' } })).toEqual([]);
   });
 });
@@ -250,7 +258,13 @@ describe('threads.copy', () => {
     const originalHistory = await client.threads.getHistory(original.thread_id, { limit: 100 });
     const copyHistory = await client.threads.getHistory(copy.thread_id, { limit: 100 });
     const comparable = (states: typeof originalHistory) =>
-      states.map((s) => ({ values: s.values, step: s.metadata?.step, source: s.metadata?.source, writes: s.metadata?.writes, created_at: s.created_at }));
+      states.map((s) => ({
+        values: s.values,
+        step: s.metadata?.step,
+        source: s.metadata?.source,
+        writes: s.metadata?.writes,
+        created_at: s.created_at,
+      }));
     expect(copyHistory).toHaveLength(4);
     expect(comparable(copyHistory)).toEqual(comparable(originalHistory));
     for (const state of copyHistory) {
@@ -318,7 +332,12 @@ describe('threads.search', () => {
     const byIdAsc = await client.threads.search({ metadata: { suite }, sortBy: 'thread_id', sortOrder: 'asc' });
     expect(byIdAsc.map((t) => t.thread_id)).toEqual(created.map((t) => t.thread_id).sort());
     const byIdDesc = await client.threads.search({ metadata: { suite }, sortBy: 'thread_id', sortOrder: 'desc' });
-    expect(byIdDesc.map((t) => t.thread_id)).toEqual(created.map((t) => t.thread_id).sort().reverse());
+    expect(byIdDesc.map((t) => t.thread_id)).toEqual(
+      created
+        .map((t) => t.thread_id)
+        .sort()
+        .reverse(),
+    );
     const byUpdated = await client.threads.search({ metadata: { suite }, sortBy: 'updated_at', sortOrder: 'asc', limit: 3 });
     expect(byUpdated.map((t) => t.metadata?.i)).toEqual([0, 1, 2]);
   });

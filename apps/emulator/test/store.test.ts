@@ -36,7 +36,8 @@ describe('database', () => {
   it('plans search filters and history reads on indexes, not table scans', () => {
     const db = openDatabase(':memory:');
     new ThreadStore(db); // prepares its statements against the schema
-    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join(' | ');
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join(' | ');
     const search = plan(
       "SELECT t.thread_id FROM threads t WHERE t.thread_id IN (SELECT thread_id FROM thread_filter_keys WHERE scope = 'metadata' AND key = 'user' AND value_hash = 'h') ORDER BY t.created_at DESC, t.rowid DESC LIMIT 10",
     );

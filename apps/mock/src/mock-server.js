@@ -18,7 +18,13 @@ import { startValidationTranslator } from './validation-translator.js';
  * @returns {Promise<MockServer>}
  */
 export async function startMock({ api, port, host = '127.0.0.1', verbose, stdio }) {
-  const prism = await startPrism({ specPath: mockSpecPath(api), port: await freePort(host), host, ...(verbose ? { verbose } : {}), ...(stdio ? { stdio } : {}) });
+  const prism = await startPrism({
+    specPath: mockSpecPath(api),
+    port: await freePort(host),
+    host,
+    ...(verbose ? { verbose } : {}),
+    ...(stdio ? { stdio } : {}),
+  });
   let front;
   try {
     front = await startValidationTranslator({ upstream: prism.url, port, host });

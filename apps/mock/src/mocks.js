@@ -3,8 +3,20 @@ import fs from 'node:fs';
 import { apiPaths } from '@agentplane/openapi-toolkit';
 
 export const MOCKS = [
-  { api: 'control-plane', title: 'Control plane', defaultPort: 4010, portFlag: 'control-plane-port', portEnv: 'AGENTPLANE_CONTROL_PLANE_MOCK_PORT' },
-  { api: 'agent-server', title: 'Agent server', defaultPort: 4011, portFlag: 'agent-server-port', portEnv: 'AGENTPLANE_AGENT_SERVER_MOCK_PORT' },
+  {
+    api: 'control-plane',
+    title: 'Control plane',
+    defaultPort: 4010,
+    portFlag: 'control-plane-port',
+    portEnv: 'AGENTPLANE_CONTROL_PLANE_MOCK_PORT',
+  },
+  {
+    api: 'agent-server',
+    title: 'Agent server',
+    defaultPort: 4011,
+    portFlag: 'agent-server-port',
+    portEnv: 'AGENTPLANE_AGENT_SERVER_MOCK_PORT',
+  },
 ];
 
 /** The bundled JSON spec Prism serves; fails with a hint when it has not been built. */

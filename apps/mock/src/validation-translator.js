@@ -21,7 +21,14 @@ const TYPES = {
   enum: 'enum',
   const: 'literal_error',
 };
-const TYPE_OF_TYPE = { string: 'string_type', integer: 'int_type', number: 'float_type', boolean: 'bool_type', object: 'dict_type', array: 'list_type' };
+const TYPE_OF_TYPE = {
+  string: 'string_type',
+  integer: 'int_type',
+  number: 'float_type',
+  boolean: 'bool_type',
+  object: 'dict_type',
+  array: 'list_type',
+};
 
 /**
  * The HTTPValidationError items for Prism's request violations, or none when it found none.
@@ -46,7 +53,12 @@ export function violationsToValidationErrors(header) {
     const named = /(?:required property|found) '([^']+)'/.exec(violation.message)?.[1];
     if (named && (violation.code === 'required' || violation.code === 'additionalProperties')) loc.push(named);
     const expected = /must be (\w+)$/.exec(violation.message)?.[1];
-    const type = violation.code === 'type' ? (TYPE_OF_TYPE[expected] ?? 'type_error') : violation.code === 'format' ? `${/format "([^"]+)"/.exec(violation.message)?.[1] ?? 'format'}_parsing` : (TYPES[violation.code] ?? violation.code);
+    const type =
+      violation.code === 'type'
+        ? (TYPE_OF_TYPE[expected] ?? 'type_error')
+        : violation.code === 'format'
+          ? `${/format "([^"]+)"/.exec(violation.message)?.[1] ?? 'format'}_parsing`
+          : (TYPES[violation.code] ?? violation.code);
     items.push({ loc, msg: violation.message, type });
   }
   return items;
@@ -78,7 +90,9 @@ export function startValidationTranslator({ upstream, port, host }) {
     );
     forward.on('error', (error) => {
       if (res.headersSent) return res.destroy(error);
-      res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: `The Prism mock did not answer: ${error.message}` }));
+      res
+        .writeHead(502, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ detail: `The Prism mock did not answer: ${error.message}` }));
     });
     req.pipe(forward);
   });

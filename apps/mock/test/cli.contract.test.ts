@@ -4,8 +4,8 @@
 // examples, so these check the wiring; the behaviour over time (statuses advancing, failures,
 // idempotency) is tested against the fake in packages/cli and, later, the emulator.
 import { run } from '@agentplane/cli';
-import { describe, expect, inject, it } from 'vitest';
 import { loadBundle } from '@agentplane/openapi-toolkit';
+import { describe, expect, inject, it } from 'vitest';
 
 const urls = inject('mockUrls');
 const spec = loadBundle('control-plane');
@@ -46,9 +46,20 @@ describe('agentplane CLI against the control plane mock', () => {
   });
 
   it('deploy finds an existing deployment by exact name (listDeployments) and updates it', async () => {
-    const result = await agentplane(['deploy', 'billing-agent', '--image', 'registry.acme.internal/agents/billing-agent:1.9.0', '--no-wait', '--json']);
+    const result = await agentplane([
+      'deploy',
+      'billing-agent',
+      '--image',
+      'registry.acme.internal/agents/billing-agent:1.9.0',
+      '--no-wait',
+      '--json',
+    ]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json()).toEqual({ deployment: example('DeploymentExternalContainerUpdated'), revision: example('RevisionBuilding'), created: false });
+    expect(result.json()).toEqual({
+      deployment: example('DeploymentExternalContainerUpdated'),
+      revision: example('RevisionBuilding'),
+      created: false,
+    });
     expect(result.stderr).toContain('Updating deployment billing-agent (9d4c2b1a-7e6f-4a5b-8c3d-2e1f0a9b8c71)');
   });
 

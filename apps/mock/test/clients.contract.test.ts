@@ -1,10 +1,10 @@
 // The real typed clients against the Prism mocks: every operation of both APIs, for every
 // status the spec documents, answers as the spec says, and the client surfaces it as typed
 // data (2xx) or a typed error (the rest).
-import { createAgentServerClient, type AgentServerClient } from '@agentplane/agent-server';
-import { createControlPlaneClient, type ControlPlaneClient } from '@agentplane/control-plane';
-import { describe, expect, inject, it } from 'vitest';
+import { type AgentServerClient, createAgentServerClient } from '@agentplane/agent-server';
+import { type ControlPlaneClient, createControlPlaneClient } from '@agentplane/control-plane';
 import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
+import { describe, expect, inject, it } from 'vitest';
 import { responseSchema } from './requests.js';
 
 const urls = inject('mockUrls');
@@ -17,17 +17,36 @@ type Call<C> = (client: C, headers: Record<string, string>) => Promise<{ data?: 
 
 /** One typed call per operation: if an operation's shape changes, this table stops compiling. */
 const controlPlaneCalls: Record<string, Call<ControlPlaneClient>> = {
-  listDeployments: (c, headers) => c.GET('/v2/deployments', { headers, params: { query: { name_contains: 'billing', limit: 20, offset: 0 } } }),
+  listDeployments: (c, headers) =>
+    c.GET('/v2/deployments', { headers, params: { query: { name_contains: 'billing', limit: 20, offset: 0 } } }),
   createDeployment: (c, headers) =>
-    c.POST('/v2/deployments', { headers, body: { name: 'billing-agent', source: 'external_container', source_revision_config: { image_uri: 'registry.acme.internal/agents/billing-agent:1.8.2' } } }),
+    c.POST('/v2/deployments', {
+      headers,
+      body: {
+        name: 'billing-agent',
+        source: 'external_container',
+        source_revision_config: { image_uri: 'registry.acme.internal/agents/billing-agent:1.8.2' },
+      },
+    }),
   getDeployment: (c, headers) => c.GET('/v2/deployments/{deployment_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID } } }),
   updateDeployment: (c, headers) =>
-    c.PATCH('/v2/deployments/{deployment_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID } }, body: { source_revision_config: { image_uri: 'r/a:2' } } }),
-  deleteDeployment: (c, headers) => c.DELETE('/v2/deployments/{deployment_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID } } }),
+    c.PATCH('/v2/deployments/{deployment_id}', {
+      headers,
+      params: { path: { deployment_id: DEPLOYMENT_ID } },
+      body: { source_revision_config: { image_uri: 'r/a:2' } },
+    }),
+  deleteDeployment: (c, headers) =>
+    c.DELETE('/v2/deployments/{deployment_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID } } }),
   listRevisions: (c, headers) =>
-    c.GET('/v2/deployments/{deployment_id}/revisions', { headers, params: { path: { deployment_id: DEPLOYMENT_ID }, query: { status: 'DEPLOYED', limit: 5 } } }),
+    c.GET('/v2/deployments/{deployment_id}/revisions', {
+      headers,
+      params: { path: { deployment_id: DEPLOYMENT_ID }, query: { status: 'DEPLOYED', limit: 5 } },
+    }),
   getRevision: (c, headers) =>
-    c.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { headers, params: { path: { deployment_id: DEPLOYMENT_ID, revision_id: REVISION_ID } } }),
+    c.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+      headers,
+      params: { path: { deployment_id: DEPLOYMENT_ID, revision_id: REVISION_ID } },
+    }),
   getOauthProvider: (c, headers) => c.GET('/v2/auth/providers/{provider_id}', { headers, params: { path: { provider_id: 'github' } } }),
   getSandboxPool: (c, headers) => c.GET('/v2/sandboxes/pools/{name}', { headers, params: { path: { name: 'python-pool' } } }),
 };
@@ -37,15 +56,27 @@ const agentServerCalls: Record<string, Call<AgentServerClient>> = {
   searchThreads: (c, headers) => c.POST('/threads/search', { headers, body: { metadata: { graph_id: 'support' }, limit: 20 } }),
   getThread: (c, headers) => c.GET('/threads/{thread_id}', { headers, params: { path: { thread_id: THREAD_ID } } }),
   copyThread: (c, headers) => c.POST('/threads/{thread_id}/copy', { headers, params: { path: { thread_id: THREAD_ID } } }),
-  getThreadState: (c, headers) => c.GET('/threads/{thread_id}/state', { headers, params: { path: { thread_id: THREAD_ID }, query: { subgraphs: false } } }),
+  getThreadState: (c, headers) =>
+    c.GET('/threads/{thread_id}/state', { headers, params: { path: { thread_id: THREAD_ID }, query: { subgraphs: false } } }),
   getThreadStateAtCheckpoint: (c, headers) =>
-    c.GET('/threads/{thread_id}/state/{checkpoint_id}', { headers, params: { path: { thread_id: THREAD_ID, checkpoint_id: CHECKPOINT_ID } } }),
+    c.GET('/threads/{thread_id}/state/{checkpoint_id}', {
+      headers,
+      params: { path: { thread_id: THREAD_ID, checkpoint_id: CHECKPOINT_ID } },
+    }),
   getThreadHistory: (c, headers) =>
-    c.POST('/threads/{thread_id}/history', { headers, params: { path: { thread_id: THREAD_ID } }, body: { limit: 10, before: { configurable: { checkpoint_id: CHECKPOINT_ID } } } }),
+    c.POST('/threads/{thread_id}/history', {
+      headers,
+      params: { path: { thread_id: THREAD_ID } },
+      body: { limit: 10, before: { configurable: { checkpoint_id: CHECKPOINT_ID } } },
+    }),
 };
 
 const suites = [
-  { api: 'control-plane', calls: controlPlaneCalls, client: () => createControlPlaneClient({ baseUrl: urls['control-plane']!, apiKey: 'contract-key', retry: false }) },
+  {
+    api: 'control-plane',
+    calls: controlPlaneCalls,
+    client: () => createControlPlaneClient({ baseUrl: urls['control-plane']!, apiKey: 'contract-key', retry: false }),
+  },
   { api: 'agent-server', calls: agentServerCalls, client: () => createAgentServerClient({ baseUrl: urls['agent-server']!, retry: false }) },
 ] as const;
 

@@ -1,9 +1,9 @@
 // Every operation of both APIs against its Prism mock: each documented status answers with a
 // body that validates against the spec, each named example is served verbatim, and invalid
 // requests get the documented 401/422 shapes.
+
+import { API_NAMES, createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { describe, expect, inject, it } from 'vitest';
-import { API_NAMES } from '@agentplane/openapi-toolkit';
-import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { firstRequestExample, responseExamples, responseSchema, send, validRequest } from './requests.js';
 
 const urls = inject('mockUrls');
@@ -91,7 +91,15 @@ describe('control-plane mock: auth and validation', () => {
     ['a wrong type (name: 42)', { name: 42, source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } }],
     ['a missing required field (source)', { name: 'x' }],
     ['a git_host create without its repository', { name: 'x', source: 'git_host' }],
-    ['a tag ref with build_on_push', { name: 'x', source: 'git_host', source_config: { repo_url: 'u', build_on_push: true }, source_revision_config: { repo_ref: 'refs/tags/v1', graph_config_path: 'g' } }],
+    [
+      'a tag ref with build_on_push',
+      {
+        name: 'x',
+        source: 'git_host',
+        source_config: { repo_url: 'u', build_on_push: true },
+        source_revision_config: { repo_ref: 'refs/tags/v1', graph_config_path: 'g' },
+      },
+    ],
   ])('createDeployment answers %s with 422', async (_, body) => {
     const response = await send(validRequest(spec, urls[api]!, byId('createDeployment'), { body }));
     expect(response.status).toBe(422);

@@ -1,7 +1,8 @@
 // Starts one mock per API on free ports for the whole mock test project, as `npm run mock` starts
 // them (Prism behind the validation translator), and stops them after.
-import type { TestProject } from 'vitest/node';
+
 import { freePort } from '@agentplane/openapi-toolkit';
+import type { TestProject } from 'vitest/node';
 import { startMock } from '../src/mock-server.js';
 import { MOCKS } from '../src/mocks.js';
 

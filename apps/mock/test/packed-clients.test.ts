@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from '@agentplane/openapi-toolkit';
+import { afterAll, expect, inject, it } from 'vitest';
 
 const urls = inject('mockUrls');
 const PACKAGES = ['client-core', 'control-plane', 'agent-server', 'cli'];
@@ -37,14 +37,26 @@ console.log(JSON.stringify({ pool: pool.name, revision: revision.status, thread:
 
 it('packs, installs outside the workspace, type-checks and runs against the mocks', () => {
   const tarballs = PACKAGES.map((name) => {
-    const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: path.join(REPO_ROOT, 'packages', name), encoding: 'utf8' });
+    const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+      cwd: path.join(REPO_ROOT, 'packages', name),
+      encoding: 'utf8',
+    });
     return path.join(work, out.trim().split('\n').at(-1)!);
   });
   const project = path.join(work, 'app');
   fs.mkdirSync(project);
   fs.writeFileSync(
     path.join(project, 'package.json'),
-    JSON.stringify({ name: 'packed-app', private: true, type: 'module', dependencies: Object.fromEntries(PACKAGES.map((name, i) => [`@agentplane/${name}`, `file:${tarballs[i]}`])) }, null, 2),
+    JSON.stringify(
+      {
+        name: 'packed-app',
+        private: true,
+        type: 'module',
+        dependencies: Object.fromEntries(PACKAGES.map((name, i) => [`@agentplane/${name}`, `file:${tarballs[i]}`])),
+      },
+      null,
+      2,
+    ),
   );
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: project, stdio: 'pipe' });
   for (const name of PACKAGES) expect(fs.lstatSync(path.join(project, 'node_modules', '@agentplane', name)).isSymbolicLink()).toBe(false);
@@ -54,10 +66,31 @@ it('packs, installs outside the workspace, type-checks and runs against the mock
   const typesNode = path.join(REPO_ROOT, 'node_modules', '@types');
   execFileSync(
     process.execPath,
-    [tsc, 'main.ts', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--lib', 'es2023,dom', '--typeRoots', typesNode, '--types', 'node', '--outDir', 'dist'],
+    [
+      tsc,
+      'main.ts',
+      '--strict',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--lib',
+      'es2023,dom',
+      '--typeRoots',
+      typesNode,
+      '--types',
+      'node',
+      '--outDir',
+      'dist',
+    ],
     { cwd: project, stdio: 'pipe' },
   );
-  const output = execFileSync(process.execPath, ['dist/main.js', urls['control-plane']!, urls['agent-server']!], { cwd: project, encoding: 'utf8' });
+  const output = execFileSync(process.execPath, ['dist/main.js', urls['control-plane']!, urls['agent-server']!], {
+    cwd: project,
+    encoding: 'utf8',
+  });
   // The static mock answers every page with the same 2 threads and X-Pagination-Total: 42, so the
   // iterator reads 21 pages and stops at the total.
   expect(JSON.parse(output)).toEqual({ pool: 'python-pool', revision: 'DEPLOYED', thread: 'idle', searched: 42 });

@@ -1,7 +1,7 @@
 // Builds a valid request for any operation of a bundle from the spec itself: path parameters
 // from their examples, the body from the first named request example. The contract tests then
 // vary one thing at a time (the Prefer header, a credential, one bad value).
-import { listOperations, resolveRef } from '@agentplane/openapi-toolkit';
+import { type listOperations, resolveRef } from '@agentplane/openapi-toolkit';
 
 export type Operation = ReturnType<typeof listOperations>[number];
 
@@ -10,7 +10,12 @@ export interface RequestParts {
   init: RequestInit & { headers: Record<string, string> };
 }
 
-export function validRequest(spec: any, baseUrl: string, op: Operation, overrides: { pathParams?: Record<string, string>; body?: unknown } = {}): RequestParts {
+export function validRequest(
+  spec: any,
+  baseUrl: string,
+  op: Operation,
+  overrides: { pathParams?: Record<string, string>; body?: unknown } = {},
+): RequestParts {
   let route = op.path;
   for (const parameter of op.parameters.filter((p: any) => p.in === 'path')) {
     const value = overrides.pathParams?.[parameter.name] ?? String(parameter.example ?? parameter.schema?.example);

@@ -2,7 +2,7 @@
 // client-core), the optional API key as middleware. Retried: GETs, the read-only POSTs (search,
 // history), and a thread create that names its `thread_id` (a repeat answers 409 or, with
 // `if_exists: do_nothing`, the same thread, never a second one).
-import { createApiClient, type BaseClientOptions, type RequestLike, type StrictClient } from '@agentplane/client-core';
+import { type BaseClientOptions, createApiClient, type RequestLike, type StrictClient } from '@agentplane/client-core';
 import type { paths } from './generated/openapi.js';
 
 export interface AgentServerClientOptions extends BaseClientOptions {

@@ -51,5 +51,6 @@ export async function* iterateHistory(
 }
 
 function checkPageSize(pageSize: number): void {
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) throw new RangeError(`pageSize must be an integer from 1 to 1000, got ${pageSize}`);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000)
+    throw new RangeError(`pageSize must be an integer from 1 to 1000, got ${pageSize}`);
 }

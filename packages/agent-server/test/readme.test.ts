@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
 import { readmeExamples, typecheckReadmeExamples } from '@agentplane/openapi-toolkit/testing';
+import { expect, it } from 'vitest';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
 import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
 import { describeSpecContract } from '@agentplane/openapi-toolkit/testing';
+import { describe, expect, it } from 'vitest';
 
 describeSpecContract('agent-server', [
   { operationId: 'createThread', method: 'post', path: '/threads', statuses: ['200', '401', '409', '422'] },
@@ -64,7 +64,11 @@ describe('agent-server contract decisions', () => {
   });
 
   it('takes history `before` as an ID, a checkpoint object or a configurable, and nothing else', () => {
-    for (const before of [checkpointId, { checkpoint_id: checkpointId, checkpoint_ns: '' }, { configurable: { checkpoint_id: checkpointId } }]) {
+    for (const before of [
+      checkpointId,
+      { checkpoint_id: checkpointId, checkpoint_ns: '' },
+      { configurable: { checkpoint_id: checkpointId } },
+    ]) {
       expect(validate(schema('ThreadHistoryQuery'), { limit: 5, before }).errors).toBe('');
     }
     for (const before of ['nope', 42, { id: checkpointId }, { configurable: {} }]) {

@@ -22,7 +22,12 @@ export async function typeTests() {
   await client.POST('/threads', { body: { supersteps: [{ updates: [{ values: {} }] }] } });
 
   // Free-form metadata and optional defaults compile.
-  await client.POST('/threads', { body: { metadata: { graph_id: 'support', user_id: 'u-1' }, supersteps: [{ updates: [{ values: { messages: [] }, as_node: '__input__' }] }] } });
+  await client.POST('/threads', {
+    body: {
+      metadata: { graph_id: 'support', user_id: 'u-1' },
+      supersteps: [{ updates: [{ values: { messages: [] }, as_node: '__input__' }] }],
+    },
+  });
   await client.POST('/threads/search', { body: {} });
 
   const created = await client.POST('/threads', { body: {} });

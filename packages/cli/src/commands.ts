@@ -1,10 +1,11 @@
 // The command table: each command's words, arguments, flags, help text and implementation.
-import type { Context } from './context.js';
-import type { ExitCode } from './errors.js';
-import { COMMON_FLAGS, WAIT_FLAGS, type FlagName } from './options.js';
+
 import { deployCommand } from './commands/deploy.js';
 import { deleteCommand, poolGetCommand, providerGetCommand, revisionsCommand, statusCommand } from './commands/inspect.js';
 import { waitCommand } from './commands/wait.js';
+import type { Context } from './context.js';
+import type { ExitCode } from './errors.js';
+import { COMMON_FLAGS, type FlagName, WAIT_FLAGS } from './options.js';
 
 export interface CommandSpec {
   /** The command words: ['deploy'], ['pool', 'get']. */
@@ -43,18 +44,23 @@ export const COMMANDS: CommandSpec[] = [
     flags: [...WAIT_FLAGS, ...COMMON_FLAGS],
     summary: 'Wait for a revision (default: the latest) until it is DEPLOYED, fails or times out.',
     description: [
-      '<deployment> is a deployment ID or exact name; [revision] a revision ID, by default the deployment\'s latest revision. Exit codes as for deploy: 0 DEPLOYED, 1 failed, 2 timed out, 130 interrupted.',
+      "<deployment> is a deployment ID or exact name; [revision] a revision ID, by default the deployment's latest revision. Exit codes as for deploy: 0 DEPLOYED, 1 failed, 2 timed out, 130 interrupted.",
       'With a tenant ID or bearer token instead of an API key, give both IDs: those credentials can only read a revision.',
     ],
-    examples: ['agentplane wait billing-agent', 'agentplane wait 9d4c2b1a-7e6f-4a5b-8c3d-2e1f0a9b8c71 7a3d9e2b-1c4f-4a8e-b6d5-2e9f0a1b3c75 --timeout 45m'],
+    examples: [
+      'agentplane wait billing-agent',
+      'agentplane wait 9d4c2b1a-7e6f-4a5b-8c3d-2e1f0a9b8c71 7a3d9e2b-1c4f-4a8e-b6d5-2e9f0a1b3c75 --timeout 45m',
+    ],
     run: waitCommand,
   },
   {
     words: ['status'],
     args: ['<deployment>'],
     flags: COMMON_FLAGS,
-    summary: 'Show a deployment, its latest revision\'s status and the revision serving traffic.',
-    description: ['<deployment> is a deployment ID or exact name. Exit 0 whatever the revision\'s status (use `wait` to gate on it); 4 when the deployment does not exist.'],
+    summary: "Show a deployment, its latest revision's status and the revision serving traffic.",
+    description: [
+      "<deployment> is a deployment ID or exact name. Exit 0 whatever the revision's status (use `wait` to gate on it); 4 when the deployment does not exist.",
+    ],
     examples: ['agentplane status billing-agent', 'agentplane status billing-agent --json | jq -r .revision.status'],
     run: statusCommand,
   },
@@ -62,7 +68,7 @@ export const COMMANDS: CommandSpec[] = [
     words: ['revisions'],
     args: ['<deployment>'],
     flags: ['status', 'limit', ...COMMON_FLAGS],
-    summary: 'List a deployment\'s revisions, newest first.',
+    summary: "List a deployment's revisions, newest first.",
     description: ['<deployment> is a deployment ID or exact name. The active (serving) and latest revisions are marked.'],
     examples: ['agentplane revisions billing-agent', 'agentplane revisions billing-agent --status BUILD_FAILED --limit 5'],
     run: revisionsCommand,
@@ -72,7 +78,9 @@ export const COMMANDS: CommandSpec[] = [
     args: ['<deployment>'],
     flags: COMMON_FLAGS,
     summary: 'Delete a deployment and all its revisions, for good.',
-    description: ['<deployment> is a deployment ID or exact name. There is no confirmation prompt: the command is meant for scripts and CI (such as cleaning up preview deployments). Exit 4 when it does not exist (any more).'],
+    description: [
+      '<deployment> is a deployment ID or exact name. There is no confirmation prompt: the command is meant for scripts and CI (such as cleaning up preview deployments). Exit 4 when it does not exist (any more).',
+    ],
     examples: ['agentplane delete preview-pr-42'],
     run: deleteCommand,
   },
@@ -90,7 +98,7 @@ export const COMMANDS: CommandSpec[] = [
     args: ['<id>'],
     flags: COMMON_FLAGS,
     summary: 'Show an OAuth provider.',
-    description: ['<id> is the provider\'s provider_id slug (such as github), not its internal id. No client secret is ever shown.'],
+    description: ["<id> is the provider's provider_id slug (such as github), not its internal id. No client secret is ever shown."],
     examples: ['agentplane provider get github'],
     run: providerGetCommand,
   },

@@ -1,7 +1,7 @@
 // What a command runs with: its parsed flags and arguments, where to write, the connection to
 // the control plane (built lazily, so `--help` and usage errors never need credentials), and the
 // progress rendering that suits the terminal.
-import { createControlPlaneClient, type ControlPlaneClient, type ControlPlaneClientOptions } from '@agentplane/control-plane';
+import { type ControlPlaneClient, type ControlPlaneClientOptions, createControlPlaneClient } from '@agentplane/control-plane';
 import { UsageError } from './errors.js';
 import { FLAGS, type FlagName, type FlagSpec } from './options.js';
 import { LiveProgress, PlainProgress, type Progress, type Writer } from './progress.js';
@@ -102,27 +102,45 @@ export class Context {
   private connect(needs: 'api-key' | 'any'): { client: ControlPlaneClient; baseUrl: string; hasApiKey: boolean } {
     if (!this.connection) {
       const baseUrl = this.string('base-url');
-      if (!baseUrl) throw new UsageError('no control plane URL', 'pass --base-url <url> or set AGENTPLANE_BASE_URL (the control plane root, such as https://api.example.com).');
+      if (!baseUrl)
+        throw new UsageError(
+          'no control plane URL',
+          'pass --base-url <url> or set AGENTPLANE_BASE_URL (the control plane root, such as https://api.example.com).',
+        );
       let url: URL;
       try {
         url = new URL(baseUrl);
       } catch {
-        throw new UsageError(`--base-url ${JSON.stringify(baseUrl)} is not a URL`, 'give the control plane root URL, such as https://api.example.com.');
+        throw new UsageError(
+          `--base-url ${JSON.stringify(baseUrl)} is not a URL`,
+          'give the control plane root URL, such as https://api.example.com.',
+        );
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be an http(s) URL, got ${url.protocol}`, 'such as https://api.example.com.');
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new UsageError(`--base-url must be an http(s) URL, got ${url.protocol}`, 'such as https://api.example.com.');
       if (/\/v2\/?$/.test(url.pathname)) {
-        throw new UsageError(`--base-url ends with /v2: give the root URL instead`, `use ${baseUrl.replace(/\/v2\/?$/, '')}; the CLI adds /v2/... itself.`);
+        throw new UsageError(
+          `--base-url ends with /v2: give the root URL instead`,
+          `use ${baseUrl.replace(/\/v2\/?$/, '')}; the CLI adds /v2/... itself.`,
+        );
       }
       const apiKey = this.string('api-key');
       const bearerToken = this.string('bearer-token');
       const tenantId = this.string('tenant-id');
       if (apiKey && bearerToken) {
-        throw new UsageError('both an API key and a bearer token are set', 'give one credential: unset AGENTPLANE_BEARER_TOKEN (or drop --bearer-token), or drop the API key.');
+        throw new UsageError(
+          'both an API key and a bearer token are set',
+          'give one credential: unset AGENTPLANE_BEARER_TOKEN (or drop --bearer-token), or drop the API key.',
+        );
       }
       if (!apiKey && !bearerToken && !tenantId) {
         throw new UsageError('no credentials', 'pass --api-key <key> or set AGENTPLANE_API_KEY.');
       }
-      const credentials: ControlPlaneClientOptions = apiKey ? { apiKey, baseUrl } : bearerToken ? { bearerToken, baseUrl } : { tenantId: tenantId!, baseUrl };
+      const credentials: ControlPlaneClientOptions = apiKey
+        ? { apiKey, baseUrl }
+        : bearerToken
+          ? { bearerToken, baseUrl }
+          : { tenantId: tenantId!, baseUrl };
       // The tenant ID goes along with another credential, as the control plane's X-Tenant-Id.
       const headers: Record<string, string> = { 'User-Agent': `agentplane-cli/${VERSION}` };
       if (tenantId && (apiKey || bearerToken)) headers['X-Tenant-Id'] = tenantId;

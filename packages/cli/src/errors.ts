@@ -1,6 +1,6 @@
 // Exit codes and the errors that carry them. Every failure the CLI reports says what went wrong
 // (`message`) and what to do about it (`hint`); run() prints both and returns `exitCode`.
-import { ApiError, type ValidationIssue } from '@agentplane/control-plane';
+import type { ApiError, ValidationIssue } from '@agentplane/control-plane';
 
 /** The exit codes, as documented in the README and in `agentplane --help`. */
 export const EXIT = {
@@ -86,7 +86,12 @@ export function fromApiError(error: ApiError, baseUrl: string): CliError {
         error.status,
       );
     case 404:
-      return new CliError(EXIT.NOT_FOUND, detail, 'check the ID or name (names are case-sensitive) and the tenant your credentials belong to.', 404);
+      return new CliError(
+        EXIT.NOT_FOUND,
+        detail,
+        'check the ID or name (names are case-sensitive) and the tenant your credentials belong to.',
+        404,
+      );
     case 422: {
       const lines = error.issues.map((issue) => {
         const flag = flagForIssue(issue);
@@ -118,7 +123,8 @@ function describeDetail(error: ApiError): string {
 
 /** A fetch that failed before any answer (DNS, refused connection, TLS...). */
 export function fromNetworkError(error: unknown, baseUrl: string): CliError {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
+  const cause =
+    error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
   return new CliError(
     EXIT.FAILED,
     `could not reach the control plane at ${baseUrl}: ${cause}`,

@@ -15,25 +15,49 @@ export interface FlagSpec {
 
 export const FLAGS = {
   // Connection (every command).
-  'base-url': { type: 'string', value: 'url', env: 'AGENTPLANE_BASE_URL', help: 'Root URL of the control plane, without /v2 (such as https://api.example.com).' },
-  'api-key': { type: 'string', value: 'key', env: 'AGENTPLANE_API_KEY', help: 'API key (X-Api-Key). Every command accepts it; all but `wait <deployment-id> <revision-id>` need it.' },
+  'base-url': {
+    type: 'string',
+    value: 'url',
+    env: 'AGENTPLANE_BASE_URL',
+    help: 'Root URL of the control plane, without /v2 (such as https://api.example.com).',
+  },
+  'api-key': {
+    type: 'string',
+    value: 'key',
+    env: 'AGENTPLANE_API_KEY',
+    help: 'API key (X-Api-Key). Every command accepts it; all but `wait <deployment-id> <revision-id>` need it.',
+  },
   'tenant-id': {
     type: 'string',
     value: 'id',
     env: 'AGENTPLANE_TENANT_ID',
     help: 'Tenant ID (X-Tenant-Id). Sent along with an API key or bearer token; alone, it is a credential for `wait <deployment-id> <revision-id>` only.',
   },
-  'bearer-token': { type: 'string', value: 'token', env: 'AGENTPLANE_BEARER_TOKEN', help: 'Bearer token (Authorization: Bearer), a credential for `wait <deployment-id> <revision-id>` only.' },
+  'bearer-token': {
+    type: 'string',
+    value: 'token',
+    env: 'AGENTPLANE_BEARER_TOKEN',
+    help: 'Bearer token (Authorization: Bearer), a credential for `wait <deployment-id> <revision-id>` only.',
+  },
   json: { type: 'boolean', help: 'Print one JSON document on stdout and nothing else there (progress and errors still go to stderr).' },
   help: { type: 'boolean', short: 'h', help: 'Show this help.' },
   // Waiting.
-  timeout: { type: 'string', value: 'duration', default: '30m', help: 'Give up waiting after this long (exit 2): 90s, 20m, 1h30m, or seconds.' },
+  timeout: {
+    type: 'string',
+    value: 'duration',
+    default: '30m',
+    help: 'Give up waiting after this long (exit 2): 90s, 20m, 1h30m, or seconds.',
+  },
   interval: { type: 'string', value: 'duration', default: '5s', help: 'Pause between two polls of the revision.' },
   // Deploy.
   image: { type: 'string', value: 'uri', help: 'Container image to deploy (source external_container).' },
   'repo-url': { type: 'string', value: 'url', help: 'Git repository URL (source git_host; needed to create).' },
   ref: { type: 'string', value: 'ref', help: 'Git ref to build: a branch name (main) or a tag (refs/tags/v1.4.0) (source git_host).' },
-  'config-path': { type: 'string', value: 'path', help: 'Path of the graph configuration file in the repository, such as langgraph.json (source git_host; needed to create).' },
+  'config-path': {
+    type: 'string',
+    value: 'path',
+    help: 'Path of the graph configuration file in the repository, such as langgraph.json (source git_host; needed to create).',
+  },
   secret: {
     type: 'string',
     multiple: true,
@@ -53,7 +77,9 @@ export const COMMON_FLAGS = [...CONNECTION_FLAGS, 'json', 'help'] as const satis
 export const WAIT_FLAGS = ['timeout', 'interval'] as const satisfies readonly FlagName[];
 
 /** parseArgs option definitions for these flags. */
-export function parseArgsOptions(names: readonly FlagName[]): Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> {
+export function parseArgsOptions(
+  names: readonly FlagName[],
+): Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> {
   return Object.fromEntries(
     names.map((name) => {
       const spec: FlagSpec = FLAGS[name];

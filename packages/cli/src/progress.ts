@@ -80,7 +80,7 @@ export class PlainProgress extends Tracker {
     const { previous, lastedMs } = this.advance(revision);
     const total = formatDuration(this.now() - this.started).padStart(7);
     const took = previous ? `  (${previous} took ${formatDuration(lastedMs)})` : '';
-    this.out.write(`${total}  ${revision.status.padEnd(STATUS_WIDTH)}${took}`.trimEnd() + '\n');
+    this.out.write(`${`${total}  ${revision.status.padEnd(STATUS_WIDTH)}${took}`.trimEnd()}\n`);
   }
 
   end(): void {}
@@ -129,7 +129,9 @@ export class LiveProgress extends Tracker {
     const { status, inStatusMs, totalMs } = this.snapshot();
     if (!status) return;
     const mark = status === 'DEPLOYED' ? '✓' : isTerminalRevisionStatus(status) ? '✗' : '…';
-    const timing = isTerminalRevisionStatus(status) ? `after ${formatDuration(totalMs)}` : `${formatDuration(inStatusMs)} so far (${formatDuration(totalMs)} in all)`;
+    const timing = isTerminalRevisionStatus(status)
+      ? `after ${formatDuration(totalMs)}`
+      : `${formatDuration(inStatusMs)} so far (${formatDuration(totalMs)} in all)`;
     this.out.write(`  ${mark} ${status.padEnd(STATUS_WIDTH)} ${timing}\n`);
   }
 

@@ -1,5 +1,5 @@
 // Turning a command's <deployment> argument (an ID or an exact name) into the deployment.
-import { findDeploymentByName, unwrap, type Deployment } from '@agentplane/control-plane';
+import { type Deployment, findDeploymentByName, unwrap } from '@agentplane/control-plane';
 import type { Context } from './context.js';
 import { CliError, EXIT, UsageError } from './errors.js';
 
@@ -11,7 +11,8 @@ export function isUuid(text: string): boolean {
 
 /** Checks a deployment name as the control plane would (1–63 characters), before any request. */
 export function checkName(name: string): void {
-  if (name.length < 1 || name.length > 63) throw new UsageError(`a deployment name has 1 to 63 characters; ${JSON.stringify(name)} has ${name.length}`);
+  if (name.length < 1 || name.length > 63)
+    throw new UsageError(`a deployment name has 1 to 63 characters; ${JSON.stringify(name)} has ${name.length}`);
 }
 
 /** A UUID is looked up as an ID, anything else as an exact (case-sensitive) name. */
@@ -23,7 +24,11 @@ export async function resolveDeployment(ctx: Context, ref: string): Promise<Depl
   checkName(ref);
   const found = await findDeploymentByName(client, ref, signal(ctx));
   if (!found) {
-    throw new CliError(EXIT.NOT_FOUND, `no deployment named ${JSON.stringify(ref)}`, 'check the name (names are case-sensitive) and the tenant your API key belongs to, or pass the deployment ID.');
+    throw new CliError(
+      EXIT.NOT_FOUND,
+      `no deployment named ${JSON.stringify(ref)}`,
+      'check the name (names are case-sensitive) and the tenant your API key belongs to, or pass the deployment ID.',
+    );
   }
   return found;
 }

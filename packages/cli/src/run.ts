@@ -3,11 +3,11 @@
 // The bin is a thin wrapper that passes the real process in.
 import { parseArgs } from 'node:util';
 import { ApiError } from '@agentplane/control-plane';
-import { COMMANDS, commandName, type CommandSpec } from './commands.js';
+import { COMMANDS, type CommandSpec, commandName } from './commands.js';
 import { Context, type RunOptions } from './context.js';
-import { CliError, EXIT, InterruptedError, UsageError, fromApiError, fromNetworkError } from './errors.js';
+import { CliError, EXIT, fromApiError, fromNetworkError, InterruptedError, UsageError } from './errors.js';
 import { ALL_FLAG_NAMES, commandHelp, mainHelp } from './help.js';
-import { FLAGS, parseArgsOptions, type FlagName } from './options.js';
+import { FLAGS, type FlagName, parseArgsOptions } from './options.js';
 import { emitJson, errorJson, printError } from './output.js';
 import { VERSION } from './version.js';
 
@@ -75,7 +75,10 @@ function parseCommand(argv: readonly string[]): Parsed {
       );
     }
     const suggestion = closest(first, [...new Set(COMMANDS.map((c) => c.words[0]!))]);
-    throw new UsageError(`unknown command ${JSON.stringify(first)}`, `${suggestion ? `did you mean \`agentplane ${suggestion}\`? ` : ''}Run \`agentplane --help\` for the commands.`);
+    throw new UsageError(
+      `unknown command ${JSON.stringify(first)}`,
+      `${suggestion ? `did you mean \`agentplane ${suggestion}\`? ` : ''}Run \`agentplane --help\` for the commands.`,
+    );
   }
   if (loose.values.help === true) return { kind: 'help', text: commandHelp(spec) };
 
@@ -87,7 +90,12 @@ function parseCommand(argv: readonly string[]): Parsed {
   if (args.length < required || args.length > spec.args.length) {
     const missing = spec.args.slice(args.length).filter((a) => a.startsWith('<'));
     throw new UsageError(
-      args.length < required ? `\`agentplane ${name}\` needs ${missing.join(' and ')}` : `too many arguments for \`agentplane ${name}\`: ${args.slice(spec.args.length).map((a) => JSON.stringify(a)).join(' ')}`,
+      args.length < required
+        ? `\`agentplane ${name}\` needs ${missing.join(' and ')}`
+        : `too many arguments for \`agentplane ${name}\`: ${args
+            .slice(spec.args.length)
+            .map((a) => JSON.stringify(a))
+            .join(' ')}`,
       `usage: agentplane ${name} ${spec.args.join(' ')} [flags]; see \`agentplane ${name} --help\`.`,
     );
   }
@@ -100,7 +108,12 @@ function findSpec(words: readonly string[]): CommandSpec | undefined {
 
 type FlagValuesRecord = Record<string, string | boolean | string[] | undefined>;
 
-function safeParse(argv: readonly string[], flags: readonly FlagName[], command: string, helpFor: string = command): { values: FlagValuesRecord; positionals: string[] } {
+function safeParse(
+  argv: readonly string[],
+  flags: readonly FlagName[],
+  command: string,
+  helpFor: string = command,
+): { values: FlagValuesRecord; positionals: string[] } {
   const options = { ...parseArgsOptions(flags), ...(command === 'agentplane' ? { version: { type: 'boolean' as const } } : {}) };
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
@@ -116,7 +129,8 @@ function parseError(error: unknown, flags: readonly FlagName[], command: string,
   const help = helpFor === 'agentplane' ? '`agentplane --help`' : `\`agentplane ${helpFor} --help\``;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const bare = flag.replace(/^-+/, '');
-    if (command !== 'agentplane' && bare in FLAGS) return new UsageError(`${flag} does not apply to \`agentplane ${command}\``, `see ${help} for its flags.`);
+    if (command !== 'agentplane' && bare in FLAGS)
+      return new UsageError(`${flag} does not apply to \`agentplane ${command}\``, `see ${help} for its flags.`);
     const suggestion = closest(bare, flags as string[]);
     return new UsageError(`unknown flag ${flag}`, `${suggestion ? `did you mean --${suggestion}? ` : ''}See ${help}.`);
   }
@@ -166,7 +180,11 @@ function toCliError(thrown: unknown, ctx: Context | undefined, signal: AbortSign
   if (thrown instanceof ApiError) return fromApiError(thrown, baseUrl);
   if (thrown instanceof TypeError && /fetch failed|network/i.test(thrown.message)) return fromNetworkError(thrown, baseUrl);
   const message = thrown instanceof Error ? thrown.message : String(thrown);
-  return new CliError(EXIT.FAILED, `unexpected error: ${message}`, 'this is likely a bug in agentplane; please report it with the command you ran.');
+  return new CliError(
+    EXIT.FAILED,
+    `unexpected error: ${message}`,
+    'this is likely a bug in agentplane; please report it with the command you ran.',
+  );
 }
 
 function safeBaseUrl(ctx: Context): string {

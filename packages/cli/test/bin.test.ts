@@ -18,7 +18,10 @@ interface Proc {
 }
 
 function agentplane(args: string[], env: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -62,7 +65,9 @@ describe('the agentplane bin', () => {
 
   it('is linked by the install: `npx --no-install agentplane --help` works in the repository root', async () => {
     const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
-      execFile('npx', ['--no-install', 'agentplane', '--help'], { cwd: REPO_ROOT }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ stdout: out }))),
+      execFile('npx', ['--no-install', 'agentplane', '--help'], { cwd: REPO_ROOT }, (error, out, err) =>
+        error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ stdout: out }),
+      ),
     );
     expect(stdout).toContain('Usage: agentplane <command>');
   });

@@ -99,7 +99,9 @@ describe('usage errors exit 3 and say what to do, before any request', () => {
     const { run } = setup();
     const result = await run(['deploy', 'x', '--json']);
     expect(result.code).toBe(3);
-    expect(JSON.parse(result.stdout)).toEqual({ error: { exit_code: 3, message: 'nothing to deploy', hint: expect.stringContaining('--image') } });
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: { exit_code: 3, message: 'nothing to deploy', hint: expect.stringContaining('--image') },
+    });
   });
 });
 
@@ -125,7 +127,10 @@ describe('credentials and headers', () => {
   ])('waits by IDs with only %s (getRevision accepts it), sending no API key', async (_, credential, header) => {
     const fake = new FakeControlPlane();
     const deployment = fake.seed({ name: 'billing', source: 'external_container', source_revision_config: { image_uri: IMAGE } });
-    const result = await cli(['wait', deployment.id, deployment.latest_revision_id, ...fast, '--json'], { env: { AGENTPLANE_BASE_URL: BASE, ...credential }, fetch: fake.fetch });
+    const result = await cli(['wait', deployment.id, deployment.latest_revision_id, ...fast, '--json'], {
+      env: { AGENTPLANE_BASE_URL: BASE, ...credential },
+      fetch: fake.fetch,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ deployment: null, revision: { status: 'DEPLOYED' } });
     expect(fake.requests.every((r) => r.headers.get('x-api-key') === null && r.headers.get(header) !== null)).toBe(true);
@@ -163,6 +168,7 @@ describe('deploy requests', () => {
     const result = await run(['deploy', 'billing', '--image', IMAGE, '--secret', 'OPENAI_API_KEY']);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('--secret OPENAI_API_KEY: the environment variable OPENAI_API_KEY is not set');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the hint shows GitHub Actions' own syntax.
     expect(result.stderr).toContain('${{ secrets.OPENAI_API_KEY }}');
     expect(fake.requests).toEqual([]);
   });
@@ -186,7 +192,21 @@ describe('deploy requests', () => {
 
   it('creates git deployments with build_on_push false for a tag, and updates repo_ref / graph_config_path', async () => {
     const { fake, run } = setup();
-    expect((await run(['deploy', 'support', '--repo-url', 'https://github.com/acme/support', '--ref', 'refs/tags/v1', '--config-path', 'langgraph.json', ...fast])).code).toBe(0);
+    expect(
+      (
+        await run([
+          'deploy',
+          'support',
+          '--repo-url',
+          'https://github.com/acme/support',
+          '--ref',
+          'refs/tags/v1',
+          '--config-path',
+          'langgraph.json',
+          ...fast,
+        ])
+      ).code,
+    ).toBe(0);
     expect(fake.requests.find((r) => r.method === 'POST')!.body).toEqual({
       name: 'support',
       source: 'git_host',
@@ -210,7 +230,12 @@ describe('deploy requests', () => {
     fake.seed(
       kind === 'container'
         ? { name: 'app', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } }
-        : { name: 'app', source: 'git_host', source_config: { repo_url: 'u' }, source_revision_config: { repo_ref: 'main', graph_config_path: 'g.json' } },
+        : {
+            name: 'app',
+            source: 'git_host',
+            source_config: { repo_url: 'u' },
+            source_revision_config: { repo_ref: 'main', graph_config_path: 'g.json' },
+          },
     );
     const result = await run(['deploy', 'app', ...flags]);
     expect(result.code).toBe(3);
@@ -228,7 +253,10 @@ describe('deploy requests', () => {
       }
       return fake.fetch(request);
     };
-    const result = await cli(['deploy', 'billing', '--image', 'r/a:2', ...fast, '--json'], { env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: fake.apiKey, CI: '1' }, fetch });
+    const result = await cli(['deploy', 'billing', '--image', 'r/a:2', ...fast, '--json'], {
+      env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: fake.apiKey, CI: '1' },
+      fetch,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('was created meanwhile');
     expect(fake.writes()).toEqual(['POST /v2/deployments', `PATCH /v2/deployments/${fake.byName('billing')!.deployment.id}`]);
@@ -260,8 +288,19 @@ describe('answers of the control plane', () => {
     const fetch = async (request: Request) =>
       request.method === 'GET'
         ? json(200, { resources: [], offset: 0 })
-        : json(422, { detail: [{ loc: ['body', 'source_revision_config', 'image_uri'], msg: 'String should have at least 1 character', type: 'string_too_short' }] });
-    const result = await cli(['deploy', 'x', '--image', 'r/a:1', '--json'], { env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: 'k' }, fetch });
+        : json(422, {
+            detail: [
+              {
+                loc: ['body', 'source_revision_config', 'image_uri'],
+                msg: 'String should have at least 1 character',
+                type: 'string_too_short',
+              },
+            ],
+          });
+    const result = await cli(['deploy', 'x', '--image', 'r/a:1', '--json'], {
+      env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: 'k' },
+      fetch,
+    });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('the control plane refused the request as invalid (422):');
     expect(result.stderr).toContain('  --image (body.source_revision_config.image_uri): String should have at least 1 character');
@@ -324,12 +363,14 @@ describe('progress output', () => {
       'DEPLOYING (AWAITING_DEPLOY took 0s)',
       'DEPLOYED (DEPLOYING took 0s)',
     ]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a carriage return or an ANSI escape is what must be absent.
     expect(result.stderr).not.toMatch(/\r|\x1b/);
     expect(result.stdout).toMatch(/^billing: revision \S+ is DEPLOYED and serving \(0s\)\.\n$/);
   });
 
   it('is plain on a TTY too when CI is set, and live on a TTY without CI', async () => {
     const plain = await setup().run(['deploy', 'a', '--image', IMAGE, ...fast], { isTTY: true });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a carriage return or an ANSI escape is what must be absent.
     expect(plain.stderr).not.toMatch(/\r|\x1b/);
     const live = await setup({ CI: '' }).run(['deploy', 'a', '--image', IMAGE, ...fast], { isTTY: true, columns: 100 });
     expect(live.code).toBe(0);
@@ -356,19 +397,19 @@ describe('progress output', () => {
     expect(result.code).toBe(0);
     // What stays on screen: each line as it reads after the last in-place redraw.
     const screen = result.stderr.split('\n').map((l) => l.split('\r\x1b[2K').at(-1)!.trim());
-    expect(screen.filter((l) => /^[✓✗]/.test(l))).toEqual([
-      'QUEUED           7s',
-      'AWAITING_DEPLOY  7s',
-      'DEPLOYING        7s',
-      'DEPLOYED         after 28s',
-    ].map((l) => `✓ ${l}`));
+    expect(screen.filter((l) => /^[✓✗]/.test(l))).toEqual(
+      ['QUEUED           7s', 'AWAITING_DEPLOY  7s', 'DEPLOYING        7s', 'DEPLOYED         after 28s'].map((l) => `✓ ${l}`),
+    );
     expect(result.stdout).toContain('is DEPLOYED and serving (28s)');
   });
 
   it('TTY mode: the live line never outgrows the terminal', async () => {
     const result = await setup({ CI: '' }).run(['deploy', 'a', '--image', IMAGE, '--interval', '50ms'], { isTTY: true, columns: 20 });
     // Each live line is what was written after a newline and before the next in-place redraw.
-    const drawn = result.stderr.split('\r\x1b[2K').map((chunk) => chunk.split('\n').at(-1)!).filter((l) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(l));
+    const drawn = result.stderr
+      .split('\r\x1b[2K')
+      .map((chunk) => chunk.split('\n').at(-1)!)
+      .filter((l) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(l));
     expect(drawn.length).toBeGreaterThan(0);
     for (const line of drawn) expect(line.length).toBeLessThanOrEqual(19);
   });
@@ -405,10 +446,19 @@ describe('interrupts', () => {
       if (request.method === 'POST') controller.abort(new InterruptedError('SIGINT'));
       return fake.fetch(request);
     };
-    const result = await cli(['deploy', 'x', '--image', IMAGE, '--json'], { env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: fake.apiKey, CI: '1' }, fetch, signal: controller.signal });
+    const result = await cli(['deploy', 'x', '--image', IMAGE, '--json'], {
+      env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: fake.apiKey, CI: '1' },
+      fetch,
+      signal: controller.signal,
+    });
     expect(result.code).toBe(130);
     expect(fake.writes()).toEqual(['POST /v2/deployments']);
     expect(result.stderr).toContain('had not answered a poll yet');
-    expect(JSON.parse(result.stdout)).toMatchObject({ created: true, deployment: { name: 'x' }, revision: null, error: { exit_code: 130 } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      created: true,
+      deployment: { name: 'x' },
+      revision: null,
+      error: { exit_code: 130 },
+    });
   });
 });

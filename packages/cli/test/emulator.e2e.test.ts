@@ -2,7 +2,7 @@
 // revision clock, reached with the global fetch as a pipeline would reach a control plane. The
 // emulator checks every answer against the spec; anything it reports through onError (a
 // contract violation, an internal error) fails the test that caused it.
-import { startEmulator, type RunningEmulator } from '@agentplane/emulator';
+import { type RunningEmulator, startEmulator } from '@agentplane/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { emulatorStartOptions, emulatorTarget } from './support/emulator-target.js';
 import { describeCliScenarios } from './support/scenarios.js';

@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readmeExamples, typecheckReadmeExamples } from '@agentplane/openapi-toolkit/testing';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { readmeExamples, typecheckReadmeExamples } from '@agentplane/openapi-toolkit/testing';
 import { COMMANDS, commandName } from '../src/commands.js';
 import { EXIT } from '../src/errors.js';
 import { FLAGS } from '../src/options.js';

@@ -10,7 +10,7 @@ import { headersMiddleware } from './auth.js';
 import { OutgoingRequest, sendRequest } from './outgoing-request.js';
 import { pathSerializer } from './path-serializer.js';
 import { createRetryingFetch, type IsRetryable, type RetryOptions } from './retry.js';
-import { strict, type StrictClient } from './strict-client.js';
+import { type StrictClient, strict } from './strict-client.js';
 
 /** A fetch supplied by the user; it always receives a real Request. */
 export type UserFetch = (input: Request) => Promise<Response>;
@@ -29,6 +29,7 @@ export interface BaseClientOptions {
 
 const querySerializer = createQuerySerializer();
 
+// biome-ignore lint/suspicious/noExplicitAny: openapi-fetch constrains path maps to Record<string, any>; a generated `paths` interface has no index signature, so `unknown` would not fit.
 export function createApiClient<Paths extends Record<string, any>>(
   options: BaseClientOptions,
   api: { isRetryable: IsRetryable; credentials?: Record<string, string> },
@@ -38,7 +39,9 @@ export function createApiClient<Paths extends Record<string, any>>(
     Request: OutgoingRequest as unknown as typeof Request,
     querySerializer,
     pathSerializer,
-    fetch: createRetryingFetch((request) => sendRequest(request, options.fetch), options.retry, api.isRetryable) as (input: Request) => Promise<Response>,
+    fetch: createRetryingFetch((request) => sendRequest(request, options.fetch), options.retry, api.isRetryable) as (
+      input: Request,
+    ) => Promise<Response>,
     ...(options.headers ? { headers: options.headers } : {}),
   });
   if (api.credentials && Object.keys(api.credentials).length > 0) client.use(headersMiddleware(api.credentials));

@@ -69,6 +69,7 @@ function validationIssues(body: unknown): ValidationIssue[] {
   const detail = (body as { detail: unknown }).detail;
   if (!Array.isArray(detail)) return [];
   return detail.filter(
-    (d): d is ValidationIssue => !!d && typeof d === 'object' && Array.isArray(d.loc) && typeof d.msg === 'string' && typeof d.type === 'string',
+    (d): d is ValidationIssue =>
+      !!d && typeof d === 'object' && Array.isArray(d.loc) && typeof d.msg === 'string' && typeof d.type === 'string',
   );
 }

@@ -1,17 +1,18 @@
 // Runtime shared by the agentplane client packages: retries, errors, auth middleware.
-export { ApiError, describeErrorBody, unwrap, type FetchResult, type ValidationIssue } from './errors.js';
+
 export { headersMiddleware } from './auth.js';
-export { OutgoingRequest, isOutgoingRequest, isReusable, sendRequest, type RequestLike } from './outgoing-request.js';
+export { type BaseClientOptions, createApiClient, type UserFetch } from './create-client.js';
+export { ApiError, describeErrorBody, type FetchResult, unwrap, type ValidationIssue } from './errors.js';
+export { isOutgoingRequest, isReusable, OutgoingRequest, type RequestLike, sendRequest } from './outgoing-request.js';
 export {
-  DEFAULT_RETRY,
   backoffDelay,
   createRetryingFetch,
-  parseRetryAfter,
-  sleep,
+  DEFAULT_RETRY,
   type FetchLike,
   type IsRetryable,
+  parseRetryAfter,
   type RetryEvent,
   type RetryOptions,
+  sleep,
 } from './retry.js';
-export { strict, type StrictClient, type StrictMethod } from './strict-client.js';
-export { createApiClient, type BaseClientOptions, type UserFetch } from './create-client.js';
+export { type StrictClient, type StrictMethod, strict } from './strict-client.js';

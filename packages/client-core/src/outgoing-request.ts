@@ -92,7 +92,12 @@ export class OutgoingRequest {
    */
   fetchInit(): RequestInit {
     const given = this.#given;
-    if (given.method === this.method && given.headers === this.headers && (given.body ?? null) === this.body && (given.signal ?? undefined) === this.signal) {
+    if (
+      given.method === this.method &&
+      given.headers === this.headers &&
+      (given.body ?? null) === this.body &&
+      (given.signal ?? undefined) === this.signal
+    ) {
       return given;
     }
     const { signal, ...rest } = given;

@@ -10,11 +10,13 @@ type Options<Operation> = FetchOptions<Operation>;
 /** `init` is optional exactly when the operation has no required parameter or body. */
 type InitArgs<Operation> = RequiredKeysOf<Options<Operation>> extends never ? [init?: Options<Operation>] : [init: Options<Operation>];
 
+// biome-ignore lint/suspicious/noExplicitAny: openapi-fetch constrains path maps to Record<string, any>; a generated `paths` interface has no index signature, so `unknown` would not fit.
 export type StrictMethod<Paths extends Record<string, any>, Method extends HttpMethod> = <Path extends PathsWithMethod<Paths, Method>>(
   url: Path,
   ...init: InitArgs<FilterKeys<Paths[Path], Method>>
 ) => Promise<FetchResponse<FilterKeys<Paths[Path], Method>, Options<FilterKeys<Paths[Path], Method>>, 'application/json'>>;
 
+// biome-ignore lint/suspicious/noExplicitAny: openapi-fetch constrains path maps to Record<string, any>; a generated `paths` interface has no index signature, so `unknown` would not fit.
 export interface StrictClient<Paths extends Record<string, any>> {
   GET: StrictMethod<Paths, 'get'>;
   POST: StrictMethod<Paths, 'post'>;
@@ -28,6 +30,7 @@ export interface StrictClient<Paths extends Record<string, any>> {
 }
 
 /** Narrows an openapi-fetch client to the strict call signatures. */
+// biome-ignore lint/suspicious/noExplicitAny: openapi-fetch constrains path maps to Record<string, any>; a generated `paths` interface has no index signature, so `unknown` would not fit.
 export function strict<Paths extends Record<string, any>>(client: Client<Paths>): StrictClient<Paths> {
   return client as unknown as StrictClient<Paths>;
 }

@@ -31,15 +31,20 @@ describe('unwrap', () => {
   });
 
   it('uses the detail sentence of a 404, and the object detail of the sandbox pool 404', () => {
-    expect(catchError(() => unwrap({ error: { detail: 'Deployment ID d not found.' }, response: response(404) })).message).toContain('answered 404: Deployment ID d not found.');
-    expect(catchError(() => unwrap({ error: { detail: { error: 'NotFound', message: 'Resource not found.' } }, response: response(404) })).message).toContain(
-      'answered 404: NotFound: Resource not found.',
+    expect(catchError(() => unwrap({ error: { detail: 'Deployment ID d not found.' }, response: response(404) })).message).toContain(
+      'answered 404: Deployment ID d not found.',
     );
+    expect(
+      catchError(() => unwrap({ error: { detail: { error: 'NotFound', message: 'Resource not found.' } }, response: response(404) }))
+        .message,
+    ).toContain('answered 404: NotFound: Resource not found.');
   });
 
   it('still explains an unexpected body', () => {
     expect(catchError(() => unwrap({ error: 'Bad Gateway', response: response(502) })).message).toContain('answered 502: Bad Gateway');
-    expect(catchError(() => unwrap({ error: {}, response: response(500) })).message).toContain('answered 500: no error details in the body');
+    expect(catchError(() => unwrap({ error: {}, response: response(500) })).message).toContain(
+      'answered 500: no error details in the body',
+    );
   });
 });
 

@@ -2,12 +2,16 @@
 // everything the call said, stay compatible with middleware, and give a user-supplied fetch a
 // real Request.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OutgoingRequest, createApiClient, sendRequest } from '../src/index.js';
+import { createApiClient, OutgoingRequest, sendRequest } from '../src/index.js';
 
 type TestPaths = {
   '/items/{id}': {
     parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
-    get: { parameters: { query?: never; header?: never; path: { id: string }; cookie?: never }; requestBody?: never; responses: { 200: { headers: { [name: string]: unknown }; content: { 'application/json': { id: string } } } } };
+    get: {
+      parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
+      requestBody?: never;
+      responses: { 200: { headers: { [name: string]: unknown }; content: { 'application/json': { id: string } } } };
+    };
     post: {
       parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
       requestBody: { content: { 'application/json': { name: string } } };
@@ -20,7 +24,12 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('OutgoingRequest', () => {
   it('passes for a Request where openapi-fetch checks, and converts to a real one', async () => {
-    const request = new OutgoingRequest('http://api.test/items/1', { method: 'post', headers: { 'x-a': '1' }, body: '{"name":"n"}', redirect: 'follow' });
+    const request = new OutgoingRequest('http://api.test/items/1', {
+      method: 'post',
+      headers: { 'x-a': '1' },
+      body: '{"name":"n"}',
+      redirect: 'follow',
+    });
     expect(request).toBeInstanceOf(Request);
     expect(OutgoingRequest.isOutgoing(request)).toBe(true);
     expect(OutgoingRequest.isOutgoing(new Request('http://api.test'))).toBe(false);
@@ -62,7 +71,14 @@ describe('OutgoingRequest without copies', () => {
 
   it('hands fetch the init it was built from while that still holds, else a copy with the current fields', () => {
     const signal = new AbortController().signal;
-    const init: RequestInit = { method: 'POST', headers: new Headers({ 'x-a': '1' }), body: '{}', signal, redirect: 'follow', cache: 'no-store' };
+    const init: RequestInit = {
+      method: 'POST',
+      headers: new Headers({ 'x-a': '1' }),
+      body: '{}',
+      signal,
+      redirect: 'follow',
+      cache: 'no-store',
+    };
     const request = new OutgoingRequest('http://api.test/items/1', init);
     expect(request.fetchInit()).toBe(init);
     expect(request.init).toEqual({ redirect: 'follow', cache: 'no-store' });
@@ -71,7 +87,14 @@ describe('OutgoingRequest without copies', () => {
     mutable.body = '{"b":2}';
     const changed = request.fetchInit();
     expect(changed).not.toBe(init);
-    expect(changed).toMatchObject({ method: 'POST', body: '{"b":2}', headers: request.headers, signal, redirect: 'follow', cache: 'no-store' });
+    expect(changed).toMatchObject({
+      method: 'POST',
+      body: '{"b":2}',
+      headers: request.headers,
+      signal,
+      redirect: 'follow',
+      cache: 'no-store',
+    });
     mutable.signal = undefined;
     expect('signal' in request.fetchInit()).toBe(false);
     // A method that needs normalizing is not sent as given.
@@ -87,7 +110,10 @@ describe('OutgoingRequest without copies', () => {
   it('reaches the global fetch with the credential and the init openapi-fetch built, not a copy', async () => {
     const global = vi.fn(async (..._args: unknown[]) => Response.json({ id: '1' }));
     vi.stubGlobal('fetch', global);
-    const client = createApiClient<TestPaths>({ baseUrl: 'http://api.test' }, { isRetryable: () => true, credentials: { 'X-Api-Key': 'k' } });
+    const client = createApiClient<TestPaths>(
+      { baseUrl: 'http://api.test' },
+      { isRetryable: () => true, credentials: { 'X-Api-Key': 'k' } },
+    );
     expect((await client.GET('/items/{id}', { params: { path: { id: 'x/y' } } })).data).toEqual({ id: '1' });
     const [url, init] = global.mock.calls[0] as [string, RequestInit];
     expect(url).toBe('http://api.test/items/x%2Fy');
@@ -101,7 +127,14 @@ describe('createApiClient', () => {
   it('sends the path, query, credential headers, body and signal of each call', async () => {
     const seen: Request[] = [];
     const client = createApiClient<TestPaths>(
-      { baseUrl: 'http://api.test/', headers: { 'x-client': 'c' }, fetch: async (request) => (seen.push(request), Response.json({ id: '1' })) },
+      {
+        baseUrl: 'http://api.test/',
+        headers: { 'x-client': 'c' },
+        fetch: async (request) => {
+          seen.push(request);
+          return Response.json({ id: '1' });
+        },
+      },
       { isRetryable: () => true, credentials: { 'X-Api-Key': 'k' } },
     );
     const controller = new AbortController();
@@ -120,9 +153,26 @@ describe('createApiClient', () => {
 
   it('works with user middleware that returns the request, or a new Request', async () => {
     const seen: Request[] = [];
-    const client = createApiClient<TestPaths>({ baseUrl: 'http://api.test', fetch: async (r) => (seen.push(r), Response.json({ id: '1' })) }, { isRetryable: () => false });
-    client.use({ onRequest: ({ request }) => (request.headers.set('x-one', '1'), request) });
-    client.use({ onRequest: ({ request }) => new Request(request.url, { method: request.method, headers: [...request.headers.entries(), ['x-two', '2']] }) });
+    const client = createApiClient<TestPaths>(
+      {
+        baseUrl: 'http://api.test',
+        fetch: async (r) => {
+          seen.push(r);
+          return Response.json({ id: '1' });
+        },
+      },
+      { isRetryable: () => false },
+    );
+    client.use({
+      onRequest: ({ request }) => {
+        request.headers.set('x-one', '1');
+        return request;
+      },
+    });
+    client.use({
+      onRequest: ({ request }) =>
+        new Request(request.url, { method: request.method, headers: [...request.headers.entries(), ['x-two', '2']] }),
+    });
     const result = await client.GET('/items/{id}', { params: { path: { id: '7' } } });
     expect(result.data).toEqual({ id: '1' });
     expect(seen[0]!.headers.get('x-one')).toBe('1');
@@ -132,7 +182,14 @@ describe('createApiClient', () => {
   it('re-sends the same body on each retry', async () => {
     const bodies: string[] = [];
     const client = createApiClient<TestPaths>(
-      { baseUrl: 'http://api.test', retry: { baseDelayMs: 1, random: () => 0 }, fetch: async (r) => (bodies.push(await r.text()), bodies.length < 3 ? new Response('', { status: 503 }) : Response.json({ id: '1' })) },
+      {
+        baseUrl: 'http://api.test',
+        retry: { baseDelayMs: 1, random: () => 0 },
+        fetch: async (r) => {
+          bodies.push(await r.text());
+          return bodies.length < 3 ? new Response('', { status: 503 }) : Response.json({ id: '1' });
+        },
+      },
       { isRetryable: () => true },
     );
     expect((await client.POST('/items/{id}', { params: { path: { id: '1' } }, body: { name: 'n' } })).data).toEqual({ id: '1' });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RequestLike } from '../src/outgoing-request.js';
-import { backoffDelay, createRetryingFetch, parseRetryAfter, type FetchLike, type RetryOptions } from '../src/retry.js';
+import { backoffDelay, createRetryingFetch, type FetchLike, parseRetryAfter, type RetryOptions } from '../src/retry.js';
 
 /** A fetch that answers from a script: a status number, a Response, or an Error to throw. */
 function scripted(steps: (number | Response | Error)[]) {
@@ -18,7 +18,8 @@ const always = () => true;
 const never = () => false;
 const fast: RetryOptions = { baseDelayMs: 1, maxDelayMs: 2, random: () => 0 };
 const get = () => new Request('http://api.test/v2/deployments/x');
-const post = (body = '{"a":1}') => new Request('http://api.test/threads', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+const post = (body = '{"a":1}') =>
+  new Request('http://api.test/threads', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
 
 describe('createRetryingFetch', () => {
   it.each([429, 502, 503, 504])('retries %i until success', async (status) => {
@@ -73,14 +74,21 @@ describe('createRetryingFetch', () => {
 
   it('sends once a request whose body cannot be copied', async () => {
     const { fetch, calls } = scripted([503, 200]);
-    const streamed = { method: 'POST', body: new ReadableStream(), clone: () => { throw new TypeError('a request with a streamed body cannot be cloned'); }, text: async () => '' } as unknown as RequestLike;
+    const streamed = {
+      method: 'POST',
+      body: new ReadableStream(),
+      clone: () => {
+        throw new TypeError('a request with a streamed body cannot be cloned');
+      },
+      text: async () => '',
+    } as unknown as RequestLike;
     expect((await createRetryingFetch(fetch, fast, always)(streamed)).status).toBe(503);
     expect(calls).toHaveLength(1);
   });
 
   it('lets the predicate read the body without consuming it', async () => {
     const { fetch, calls } = scripted([503, 200]);
-    const hasThreadId = async (request: RequestLike) => 'thread_id' in (await request.json() as object);
+    const hasThreadId = async (request: RequestLike) => 'thread_id' in ((await request.json()) as object);
     expect((await createRetryingFetch(fetch, fast, hasThreadId)(post('{"thread_id":"t"}'))).status).toBe(200);
     expect(calls[0]!.body).toBe('{"thread_id":"t"}');
   });
@@ -99,7 +107,11 @@ describe('createRetryingFetch', () => {
 
   it('honours Retry-After (seconds) up to the cap', async () => {
     const delays: number[] = [];
-    const { fetch } = scripted([new Response('', { status: 429, headers: { 'retry-after': '0' } }), new Response('', { status: 429, headers: { 'retry-after': '120' } }), 200]);
+    const { fetch } = scripted([
+      new Response('', { status: 429, headers: { 'retry-after': '0' } }),
+      new Response('', { status: 429, headers: { 'retry-after': '120' } }),
+      200,
+    ]);
     vi.useFakeTimers();
     try {
       const pending = createRetryingFetch(fetch, { ...fast, maxRetryAfterMs: 50, onRetry: (e) => delays.push(e.delayMs) }, always)(get());
@@ -116,7 +128,11 @@ describe('createRetryingFetch', () => {
     const { fetch } = scripted([503, 503, 503, 503, 200]);
     vi.useFakeTimers();
     try {
-      const pending = createRetryingFetch(fetch, { attempts: 5, baseDelayMs: 100, maxDelayMs: 300, random: () => 0.999, onRetry: (e) => delays.push(e.delayMs) }, always)(get());
+      const pending = createRetryingFetch(
+        fetch,
+        { attempts: 5, baseDelayMs: 100, maxDelayMs: 300, random: () => 0.999, onRetry: (e) => delays.push(e.delayMs) },
+        always,
+      )(get());
       await vi.runAllTimersAsync();
       await pending;
     } finally {
@@ -128,9 +144,11 @@ describe('createRetryingFetch', () => {
   it('stops waiting and rejects with the reason when the signal aborts', async () => {
     const controller = new AbortController();
     const { fetch, calls } = scripted([503, 200]);
-    const pending = createRetryingFetch(fetch, { baseDelayMs: 60_000, maxDelayMs: 60_000, random: () => 0.5 }, always)(
-      new Request('http://api.test/x', { signal: controller.signal }),
-    );
+    const pending = createRetryingFetch(
+      fetch,
+      { baseDelayMs: 60_000, maxDelayMs: 60_000, random: () => 0.5 },
+      always,
+    )(new Request('http://api.test/x', { signal: controller.signal }));
     await vi.waitFor(() => expect(calls).toHaveLength(1));
     controller.abort(new Error('caller gave up'));
     await expect(pending).rejects.toThrow('caller gave up');
@@ -142,7 +160,9 @@ describe('createRetryingFetch', () => {
     controller.abort();
     const abortError = new DOMException('aborted', 'AbortError');
     const { fetch, calls } = scripted([abortError]);
-    await expect(createRetryingFetch(fetch, fast, always)(new Request('http://api.test/x', { signal: controller.signal }))).rejects.toBe(abortError);
+    await expect(createRetryingFetch(fetch, fast, always)(new Request('http://api.test/x', { signal: controller.signal }))).rejects.toBe(
+      abortError,
+    );
     expect(calls).toHaveLength(1);
   });
 });

@@ -38,28 +38,62 @@ describe('pathSerializer', () => {
     type Paths = {
       '/a/{x}/{y}': {
         parameters: { query?: never; header?: never; path: { x: string; y: number }; cookie?: never };
-        get: { parameters: { query?: never; header?: never; path: { x: string; y: number }; cookie?: never }; requestBody?: never; responses: { 204: { headers: { [name: string]: unknown }; content?: never } } };
+        get: {
+          parameters: { query?: never; header?: never; path: { x: string; y: number }; cookie?: never };
+          requestBody?: never;
+          responses: { 204: { headers: { [name: string]: unknown }; content?: never } };
+        };
       };
     };
-    const client = createApiClient<Paths>({ baseUrl: 'http://api.test', fetch: async (r) => (seen.push(r.url), new Response(null, { status: 204 })) }, { isRetryable: () => false });
+    const client = createApiClient<Paths>(
+      {
+        baseUrl: 'http://api.test',
+        fetch: async (r) => {
+          seen.push(r.url);
+          return new Response(null, { status: 204 });
+        },
+      },
+      { isRetryable: () => false },
+    );
     await client.GET('/a/{x}/{y}', { params: { path: { x: 'p q', y: 3 } } });
     expect(seen).toEqual(['http://api.test/a/p%20q/3']);
   });
 });
 
 describe('query serializer', () => {
-  type Query = { s?: string; n?: number; b?: boolean; list?: string[]; obj?: Record<string, string>; empty?: string[]; gone?: string | null };
+  type Query = {
+    s?: string;
+    n?: number;
+    b?: boolean;
+    list?: string[];
+    obj?: Record<string, string>;
+    empty?: string[];
+    gone?: string | null;
+  };
   type Paths = {
     '/q': {
       parameters: { query?: Query; header?: never; path?: never; cookie?: never };
-      get: { parameters: { query?: Query; header?: never; path?: never; cookie?: never }; requestBody?: never; responses: { 204: { headers: { [name: string]: unknown }; content?: never } } };
+      get: {
+        parameters: { query?: Query; header?: never; path?: never; cookie?: never };
+        requestBody?: never;
+        responses: { 204: { headers: { [name: string]: unknown }; content?: never } };
+      };
     };
   };
   const query: Query = { s: 'a b&c', n: 2, b: false, list: ['x', 'y z'], obj: { k: 'v', l: 'w' }, empty: [], gone: null };
 
   it("serializes every style as openapi-fetch's default does", async () => {
     const seen: string[] = [];
-    const client = createApiClient<Paths>({ baseUrl: 'http://api.test', fetch: async (r) => (seen.push(r.url), new Response(null, { status: 204 })) }, { isRetryable: () => false });
+    const client = createApiClient<Paths>(
+      {
+        baseUrl: 'http://api.test',
+        fetch: async (r) => {
+          seen.push(r.url);
+          return new Response(null, { status: 204 });
+        },
+      },
+      { isRetryable: () => false },
+    );
     await client.GET('/q', { params: { query } });
     await client.GET('/q');
     expect(seen).toEqual([`http://api.test/q?${createQuerySerializer()(query)}`, 'http://api.test/q']);
@@ -68,8 +102,20 @@ describe('query serializer', () => {
 
   it('still takes per-call serializer options', async () => {
     const seen: string[] = [];
-    const client = createApiClient<Paths>({ baseUrl: 'http://api.test', fetch: async (r) => (seen.push(r.url), new Response(null, { status: 204 })) }, { isRetryable: () => false });
-    await client.GET('/q', { params: { query: { list: ['x', 'y'], obj: { k: 'v' } } }, querySerializer: { array: { style: 'form', explode: false }, object: { style: 'form', explode: true } } });
+    const client = createApiClient<Paths>(
+      {
+        baseUrl: 'http://api.test',
+        fetch: async (r) => {
+          seen.push(r.url);
+          return new Response(null, { status: 204 });
+        },
+      },
+      { isRetryable: () => false },
+    );
+    await client.GET('/q', {
+      params: { query: { list: ['x', 'y'], obj: { k: 'v' } } },
+      querySerializer: { array: { style: 'form', explode: false }, object: { style: 'form', explode: true } },
+    });
     await client.GET('/q', { params: { query: { s: 'x' } }, querySerializer: () => 'custom=1' });
     expect(seen).toEqual(['http://api.test/q?list=x,y&k=v', 'http://api.test/q?custom=1']);
   });

@@ -1,7 +1,7 @@
 // The control plane client: openapi-fetch typed by the generated `paths` (assembled by
 // client-core), the credential as middleware. Only GETs are retried: a repeated create or
 // update could make a second deployment or revision.
-import { createApiClient, type BaseClientOptions, type StrictClient } from '@agentplane/client-core';
+import { type BaseClientOptions, createApiClient, type StrictClient } from '@agentplane/client-core';
 import type { paths } from './generated/openapi.js';
 
 /** Exactly one credential: an API key (every operation), a tenant ID or a bearer token (getRevision only). */
@@ -26,7 +26,9 @@ export function createControlPlaneClient(options: ControlPlaneClientOptions): Co
 function credentialsToHeaders(options: ControlPlaneClientOptions): Record<string, string> {
   const given = (['apiKey', 'tenantId', 'bearerToken'] as const).filter((key) => typeof options[key] === 'string' && options[key] !== '');
   if (given.length !== 1) {
-    throw new TypeError(`createControlPlaneClient needs exactly one of apiKey, tenantId or bearerToken (got ${given.length === 0 ? 'none' : given.join(', ')})`);
+    throw new TypeError(
+      `createControlPlaneClient needs exactly one of apiKey, tenantId or bearerToken (got ${given.length === 0 ? 'none' : given.join(', ')})`,
+    );
   }
   if (options.apiKey) return { 'X-Api-Key': options.apiKey };
   if (options.tenantId) return { 'X-Tenant-Id': options.tenantId };

@@ -1,5 +1,15 @@
 // @agentplane/control-plane: the typed client of the agentplane control plane API.
-export { createControlPlaneClient, type ControlPlaneClient, type ControlPlaneClientOptions, type ControlPlaneCredentials } from './client.js';
+
+export { ApiError, type RetryOptions, unwrap, type ValidationIssue } from '@agentplane/client-core';
+export {
+  type ControlPlaneClient,
+  type ControlPlaneClientOptions,
+  type ControlPlaneCredentials,
+  createControlPlaneClient,
+} from './client.js';
+// paths, components, operations, and every schema by its component name (Deployment,
+// HTTPValidationError, ...), as openapi-typescript generates them.
+export type * from './generated/openapi.js';
 export {
   findDeploymentByName,
   iterateDeployments,
@@ -9,19 +19,15 @@ export {
   type PageOptions,
 } from './pagination.js';
 export {
+  createDeploymentAndWait,
+  isTerminalRevisionStatus,
   REVISION_FAILURE_STATUSES,
   REVISION_SUCCESS_STATUS,
   RevisionFailedError,
-  RevisionTimeoutError,
-  createDeploymentAndWait,
-  isTerminalRevisionStatus,
-  updateDeploymentAndWait,
-  waitForRevision,
   type RevisionFailureStatus,
+  RevisionTimeoutError,
+  updateDeploymentAndWait,
   type WaitForRevisionOptions,
   type WaitOptions,
+  waitForRevision,
 } from './wait-for-revision.js';
-export { ApiError, unwrap, type RetryOptions, type ValidationIssue } from '@agentplane/client-core';
-// paths, components, operations, and every schema by its component name (Deployment,
-// HTTPValidationError, ...), as openapi-typescript generates them.
-export type * from './generated/openapi.js';

@@ -6,7 +6,7 @@
 // the later pages by one, which would otherwise repeat an entry.
 import { unwrap } from '@agentplane/client-core';
 import type { ControlPlaneClient } from './client.js';
-import type { Deployment, Revision, operations } from './generated/openapi.js';
+import type { Deployment, operations, Revision } from './generated/openapi.js';
 
 export interface PageOptions {
   /** Items per request (1–100, default 100). */
@@ -25,8 +25,12 @@ export async function* iterateDeployments(
   { pageSize = 100, signal }: PageOptions = {},
 ): AsyncGenerator<Deployment, void, undefined> {
   checkPageSize(pageSize);
-  yield* pages(pageSize, async (offset) =>
-    unwrap(await client.GET('/v2/deployments', { params: { query: { ...filter, limit: pageSize, offset } }, ...(signal ? { signal } : {}) })).resources,
+  yield* pages(
+    pageSize,
+    async (offset) =>
+      unwrap(
+        await client.GET('/v2/deployments', { params: { query: { ...filter, limit: pageSize, offset } }, ...(signal ? { signal } : {}) }),
+      ).resources,
   );
 }
 
@@ -37,13 +41,15 @@ export async function* iterateRevisions(
   { pageSize = 100, signal }: PageOptions = {},
 ): AsyncGenerator<Revision, void, undefined> {
   checkPageSize(pageSize);
-  yield* pages(pageSize, async (offset) =>
-    unwrap(
-      await client.GET('/v2/deployments/{deployment_id}/revisions', {
-        params: { path: { deployment_id: deploymentId }, query: { ...filter, limit: pageSize, offset } },
-        ...(signal ? { signal } : {}),
-      }),
-    ).resources,
+  yield* pages(
+    pageSize,
+    async (offset) =>
+      unwrap(
+        await client.GET('/v2/deployments/{deployment_id}/revisions', {
+          params: { path: { deployment_id: deploymentId }, query: { ...filter, limit: pageSize, offset } },
+          ...(signal ? { signal } : {}),
+        }),
+      ).resources,
   );
 }
 
@@ -52,7 +58,11 @@ export async function* iterateRevisions(
  * `name_contains` (a case-insensitive substring filter) and reads every page, so a deploy tool
  * can find-or-create without ever creating a second deployment of the same name.
  */
-export async function findDeploymentByName(client: ControlPlaneClient, name: string, options: Omit<PageOptions, 'pageSize'> = {}): Promise<Deployment | undefined> {
+export async function findDeploymentByName(
+  client: ControlPlaneClient,
+  name: string,
+  options: Omit<PageOptions, 'pageSize'> = {},
+): Promise<Deployment | undefined> {
   if (name === '') throw new TypeError('findDeploymentByName needs a non-empty name');
   for await (const deployment of iterateDeployments(client, { name_contains: name }, options)) {
     if (deployment.name === name) return deployment;
@@ -60,7 +70,10 @@ export async function findDeploymentByName(client: ControlPlaneClient, name: str
   return undefined;
 }
 
-async function* pages<T extends { id: string }>(pageSize: number, fetchPage: (offset: number) => Promise<T[]>): AsyncGenerator<T, void, undefined> {
+async function* pages<T extends { id: string }>(
+  pageSize: number,
+  fetchPage: (offset: number) => Promise<T[]>,
+): AsyncGenerator<T, void, undefined> {
   const seen = new Set<string>();
   let offset = 0;
   for (;;) {
@@ -76,5 +89,6 @@ async function* pages<T extends { id: string }>(pageSize: number, fetchPage: (of
 }
 
 function checkPageSize(pageSize: number): void {
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new RangeError(`pageSize must be an integer from 1 to 100, got ${pageSize}`);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)
+    throw new RangeError(`pageSize must be an integer from 1 to 100, got ${pageSize}`);
 }

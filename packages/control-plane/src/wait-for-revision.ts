@@ -10,7 +10,13 @@ import type { Deployment, DeploymentCreate, DeploymentUpdate, Revision, Revision
 
 /** Statuses after which a revision never changes again. */
 export const REVISION_SUCCESS_STATUS = 'DEPLOYED' satisfies RevisionStatus;
-export const REVISION_FAILURE_STATUSES = ['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'INTERRUPTED', 'SKIPPED'] as const satisfies readonly RevisionStatus[];
+export const REVISION_FAILURE_STATUSES = [
+  'CREATE_FAILED',
+  'BUILD_FAILED',
+  'DEPLOY_FAILED',
+  'INTERRUPTED',
+  'SKIPPED',
+] as const satisfies readonly RevisionStatus[];
 export type RevisionFailureStatus = (typeof REVISION_FAILURE_STATUSES)[number];
 
 export function isTerminalRevisionStatus(status: RevisionStatus): boolean {
@@ -23,7 +29,7 @@ export class RevisionFailedError extends Error {
   readonly revision: Revision;
   readonly status: RevisionFailureStatus;
   constructor(revision: Revision) {
-    const hint = revision.status === 'SKIPPED' ? ' (a newer revision superseded it; wait for the deployment\'s latest_revision_id)' : '';
+    const hint = revision.status === 'SKIPPED' ? " (a newer revision superseded it; wait for the deployment's latest_revision_id)" : '';
     super(`revision ${revision.id} ended as ${revision.status}${hint}`);
     this.revision = revision;
     this.status = revision.status as RevisionFailureStatus;
@@ -91,18 +97,14 @@ async function pollOnce(
 ): Promise<Revision | undefined> {
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error('the wait timed out during a poll')), Math.max(0, deadline - Date.now()));
-  let result;
-  try {
-    result = await client.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
-      params: { path: { deployment_id: deploymentId, revision_id: revisionId } },
-      signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal,
-    });
-  } catch {
-    if (signal?.aborted) throw signal.reason;
-    return undefined; // network error, or the deadline passed during the poll
-  } finally {
-    clearTimeout(timer);
-  }
+  const request = client.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+    params: { path: { deployment_id: deploymentId, revision_id: revisionId } },
+    signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal,
+  });
+  // A network error, or the deadline passed during the poll: undefined, poll again.
+  const result = await request.catch(() => undefined).finally(() => clearTimeout(timer));
+  if (signal?.aborted) throw signal.reason;
+  if (!result) return undefined;
   const status = result.response.status;
   if (result.data) return result.data;
   if (status === 429 || status >= 500) return undefined;
@@ -110,7 +112,11 @@ async function pollOnce(
 }
 
 /** Creates a deployment and waits for its first revision. */
-export async function createDeploymentAndWait(client: ControlPlaneClient, body: DeploymentCreate, options: WaitOptions = {}): Promise<{ deployment: Deployment; revision: Revision }> {
+export async function createDeploymentAndWait(
+  client: ControlPlaneClient,
+  body: DeploymentCreate,
+  options: WaitOptions = {},
+): Promise<{ deployment: Deployment; revision: Revision }> {
   const deployment = unwrap(await client.POST('/v2/deployments', { body, ...(options.signal ? { signal: options.signal } : {}) }));
   const revision = await waitForRevision(client, { ...options, deploymentId: deployment.id, revisionId: deployment.latest_revision_id });
   return { deployment, revision };
@@ -128,7 +134,9 @@ export async function updateDeploymentAndWait(
 ): Promise<{ deployment: Deployment; revision: Revision }> {
   const source = body.source_revision_config;
   if (!source || (source.repo_ref == null && source.graph_config_path == null && source.image_uri == null)) {
-    throw new TypeError('updateDeploymentAndWait needs a non-null repo_ref, graph_config_path or image_uri: without one the update creates no revision to wait for');
+    throw new TypeError(
+      'updateDeploymentAndWait needs a non-null repo_ref, graph_config_path or image_uri: without one the update creates no revision to wait for',
+    );
   }
   const deployment = unwrap(
     await client.PATCH('/v2/deployments/{deployment_id}', {

@@ -1,8 +1,9 @@
 // Unit tests of the control plane client with an injected fetch: no network.
-import { describe, expect, it } from 'vitest';
-import { ApiError, createControlPlaneClient, unwrap } from '../src/index.js';
-import type { Deployment } from '../src/index.js';
+
 import { json } from '@agentplane/openapi-toolkit/testing';
+import { describe, expect, it } from 'vitest';
+import type { Deployment } from '../src/index.js';
+import { ApiError, createControlPlaneClient, unwrap } from '../src/index.js';
 
 const DEPLOYMENT_ID = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
 
@@ -14,7 +15,6 @@ function recordingFetch(answer: (request: Request, n: number) => Response | Prom
   };
   return { fetch, requests };
 }
-
 
 describe('createControlPlaneClient', () => {
   it.each([
@@ -32,8 +32,12 @@ describe('createControlPlaneClient', () => {
   });
 
   it('refuses no credential, or more than one', () => {
-    expect(() => createControlPlaneClient({ baseUrl: 'http://cp.test' } as never)).toThrow(/exactly one of apiKey, tenantId or bearerToken \(got none\)/);
-    expect(() => createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'a', tenantId: 't' } as never)).toThrow(/got apiKey, tenantId/);
+    expect(() => createControlPlaneClient({ baseUrl: 'http://cp.test' } as never)).toThrow(
+      /exactly one of apiKey, tenantId or bearerToken \(got none\)/,
+    );
+    expect(() => createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'a', tenantId: 't' } as never)).toThrow(
+      /got apiKey, tenantId/,
+    );
   });
 
   it('retries GETs on 503 but never a create or an update', async () => {
@@ -44,9 +48,19 @@ describe('createControlPlaneClient', () => {
     expect(requests).toHaveLength(2);
 
     const { fetch: fetch2, requests: requests2 } = recordingFetch(() => json(503, {}));
-    const client2 = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch: fetch2, retry: { baseDelayMs: 1, random: () => 0 } });
-    await client2.POST('/v2/deployments', { body: { name: 'x', source: 'external_container', source_revision_config: { image_uri: 'r/x:1' } } });
-    await client2.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: DEPLOYMENT_ID } }, body: { source_revision_config: { image_uri: 'r/x:2' } } });
+    const client2 = createControlPlaneClient({
+      baseUrl: 'http://cp.test',
+      apiKey: 'k',
+      fetch: fetch2,
+      retry: { baseDelayMs: 1, random: () => 0 },
+    });
+    await client2.POST('/v2/deployments', {
+      body: { name: 'x', source: 'external_container', source_revision_config: { image_uri: 'r/x:1' } },
+    });
+    await client2.PATCH('/v2/deployments/{deployment_id}', {
+      params: { path: { deployment_id: DEPLOYMENT_ID } },
+      body: { source_revision_config: { image_uri: 'r/x:2' } },
+    });
     expect(requests2.map((r) => r.method)).toEqual(['POST', 'PATCH']);
   });
 
@@ -64,7 +78,9 @@ describe('createControlPlaneClient', () => {
     const deployment = { id: DEPLOYMENT_ID, name: 'support-agent' } as Deployment;
     const { fetch } = recordingFetch(() => json(200, deployment));
     const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch });
-    const got: Deployment = unwrap(await client.GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: DEPLOYMENT_ID } } }));
+    const got: Deployment = unwrap(
+      await client.GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: DEPLOYMENT_ID } } }),
+    );
     expect(got.name).toBe('support-agent');
   });
 });

@@ -1,7 +1,16 @@
 // iterateDeployments, iterateRevisions and findDeploymentByName against a scripted listing.
-import { describe, expect, it } from 'vitest';
-import { ApiError, createControlPlaneClient, findDeploymentByName, iterateDeployments, iterateRevisions, type Deployment, type Revision } from '../src/index.js';
+
 import { json } from '@agentplane/openapi-toolkit/testing';
+import { describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  createControlPlaneClient,
+  type Deployment,
+  findDeploymentByName,
+  iterateDeployments,
+  iterateRevisions,
+  type Revision,
+} from '../src/index.js';
 
 const DEPLOYMENT_ID = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
 
@@ -19,7 +28,10 @@ function listing<T>(items: T[], filter: (item: T, query: URLSearchParams) => boo
   return { client: createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch }), queries };
 }
 
-const deployments = Array.from({ length: 23 }, (_, i) => ({ id: `d${i}`, name: i === 17 ? 'billing-agent' : `billing-agent-${i}` }) as Deployment);
+const deployments = Array.from(
+  { length: 23 },
+  (_, i) => ({ id: `d${i}`, name: i === 17 ? 'billing-agent' : `billing-agent-${i}` }) as Deployment,
+);
 const byName = (d: Deployment, q: URLSearchParams) => d.name.toLowerCase().includes((q.get('name_contains') ?? '').toLowerCase());
 
 describe('iterateDeployments', () => {
@@ -53,12 +65,21 @@ describe('iterateDeployments', () => {
       return json(200, { resources: current.slice(offset, offset + 2), offset });
     };
     const ids = [];
-    for await (const deployment of iterateDeployments(createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch }), {}, { pageSize: 2 })) ids.push(deployment.id);
+    for await (const deployment of iterateDeployments(
+      createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch }),
+      {},
+      { pageSize: 2 },
+    ))
+      ids.push(deployment.id);
     expect(ids).toEqual(['d0', 'd1', 'd2', 'd3']);
   });
 
   it('refuses a page size outside 1–100 and throws ApiError on an error answer', async () => {
-    const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch: async () => json(401, { detail: 'Invalid API key.' }) });
+    const client = createControlPlaneClient({
+      baseUrl: 'http://cp.test',
+      apiKey: 'k',
+      fetch: async () => json(401, { detail: 'Invalid API key.' }),
+    });
     await expect(iterateDeployments(client, {}, { pageSize: 101 }).next()).rejects.toThrow(RangeError);
     await expect(iterateDeployments(client).next()).rejects.toThrow(ApiError);
     await expect(iterateDeployments(client).next()).rejects.toThrow('Invalid API key.');
@@ -68,10 +89,11 @@ describe('iterateDeployments', () => {
 describe('iterateRevisions', () => {
   const revisions = Array.from({ length: 7 }, (_, i) => ({ id: `r${i}`, status: i % 2 ? 'BUILD_FAILED' : 'DEPLOYED' }) as Revision);
 
-  it('lists one deployment\'s revisions, filtered by status', async () => {
+  it("lists one deployment's revisions, filtered by status", async () => {
     const { client, queries } = listing(revisions, (r, q) => !q.get('status') || r.status === q.get('status'));
     const ids = [];
-    for await (const revision of iterateRevisions(client, DEPLOYMENT_ID, { status: 'BUILD_FAILED' }, { pageSize: 2 })) ids.push(revision.id);
+    for await (const revision of iterateRevisions(client, DEPLOYMENT_ID, { status: 'BUILD_FAILED' }, { pageSize: 2 }))
+      ids.push(revision.id);
     expect(ids).toEqual(['r1', 'r3', 'r5']);
     expect(queries.map((q) => [q.get('status'), q.get('offset')])).toEqual([
       ['BUILD_FAILED', '0'],
@@ -80,8 +102,15 @@ describe('iterateRevisions', () => {
   });
 
   it('throws the 404 of a missing deployment', async () => {
-    const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch: async () => json(404, { detail: `Deployment ID ${DEPLOYMENT_ID} not found.` }) });
-    await expect(iterateRevisions(client, DEPLOYMENT_ID).next()).rejects.toMatchObject({ status: 404, message: expect.stringContaining('not found') });
+    const client = createControlPlaneClient({
+      baseUrl: 'http://cp.test',
+      apiKey: 'k',
+      fetch: async () => json(404, { detail: `Deployment ID ${DEPLOYMENT_ID} not found.` }),
+    });
+    await expect(iterateRevisions(client, DEPLOYMENT_ID).next()).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining('not found'),
+    });
   });
 });
 

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
 import { createValidator, loadBundle, resolveRef } from '@agentplane/openapi-toolkit';
 import { describeSpecContract } from '@agentplane/openapi-toolkit/testing';
+import { describe, expect, it } from 'vitest';
 
 describeSpecContract('control-plane', [
   { operationId: 'listDeployments', method: 'get', path: '/v2/deployments', statuses: ['200', '401', '422'] },
@@ -8,7 +8,12 @@ describeSpecContract('control-plane', [
   { operationId: 'getDeployment', method: 'get', path: '/v2/deployments/{deployment_id}', statuses: ['200', '401', '404', '422'] },
   { operationId: 'updateDeployment', method: 'patch', path: '/v2/deployments/{deployment_id}', statuses: ['200', '401', '404', '422'] },
   { operationId: 'deleteDeployment', method: 'delete', path: '/v2/deployments/{deployment_id}', statuses: ['204', '401', '404', '422'] },
-  { operationId: 'listRevisions', method: 'get', path: '/v2/deployments/{deployment_id}/revisions', statuses: ['200', '401', '404', '422'] },
+  {
+    operationId: 'listRevisions',
+    method: 'get',
+    path: '/v2/deployments/{deployment_id}/revisions',
+    statuses: ['200', '401', '404', '422'],
+  },
   {
     operationId: 'getRevision',
     method: 'get',
@@ -45,9 +50,7 @@ describe('control-plane contract decisions', () => {
     for (const [route, item] of Object.entries<any>(spec.paths)) {
       for (const operation of Object.values<any>(item).filter((o) => o?.operationId)) {
         const expected =
-          operation.operationId === 'getRevision'
-            ? [{ ApiKeyAuth: [] }, { TenantIdAuth: [] }, { BearerAuth: [] }]
-            : [{ ApiKeyAuth: [] }];
+          operation.operationId === 'getRevision' ? [{ ApiKeyAuth: [] }, { TenantIdAuth: [] }, { BearerAuth: [] }] : [{ ApiKeyAuth: [] }];
         expect(operation.security, `${route} ${operation.operationId}`).toEqual(expected);
       }
     }
@@ -55,8 +58,19 @@ describe('control-plane contract decisions', () => {
 
   it('lists the thirteen revision statuses', () => {
     expect(spec.components.schemas.RevisionStatus.enum).toEqual([
-      'CREATING', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'CREATE_FAILED',
-      'BUILD_FAILED', 'DEPLOY_FAILED', 'DEPLOYED', 'SKIPPED', 'INTERRUPTED', 'UNKNOWN',
+      'CREATING',
+      'QUEUED',
+      'AWAITING_BUILD',
+      'BUILDING',
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'CREATE_FAILED',
+      'BUILD_FAILED',
+      'DEPLOY_FAILED',
+      'DEPLOYED',
+      'SKIPPED',
+      'INTERRUPTED',
+      'UNKNOWN',
     ]);
   });
 
@@ -79,7 +93,14 @@ describe('control-plane contract decisions', () => {
     ['git_host with an image_uri', { ...gitHost, source_revision_config: { ...gitHost.source_revision_config, image_uri: 'x:1' } }],
     ['external_container without image_uri', { ...container, source_revision_config: {} }],
     ['external_container with a repo_ref', { ...container, source_revision_config: { image_uri: 'x:1', repo_ref: 'main' } }],
-    ['a tag with build_on_push', { ...gitHost, source_config: { repo_url: 'u', build_on_push: true }, source_revision_config: { repo_ref: 'refs/tags/v1', graph_config_path: 'g' } }],
+    [
+      'a tag with build_on_push',
+      {
+        ...gitHost,
+        source_config: { repo_url: 'u', build_on_push: true },
+        source_revision_config: { repo_ref: 'refs/tags/v1', graph_config_path: 'g' },
+      },
+    ],
     ['a read-only repo_commit_sha', { ...container, source_revision_config: { image_uri: 'x:1', repo_commit_sha: 'abc' } }],
     ['an unknown field', { ...container, replicas: 3 }],
     ['an empty name', { ...container, name: '' }],
@@ -91,16 +112,34 @@ describe('control-plane contract decisions', () => {
   });
 
   it('accepts a tag with build_on_push false, and refuses changing the source or a tag with build_on_push on update', () => {
-    expect(validate(schema('DeploymentCreate'), { ...gitHost, source_config: { repo_url: 'u', build_on_push: false }, source_revision_config: { repo_ref: 'refs/tags/v1', graph_config_path: 'g' } }).errors).toBe('');
+    expect(
+      validate(schema('DeploymentCreate'), {
+        ...gitHost,
+        source_config: { repo_url: 'u', build_on_push: false },
+        source_revision_config: { repo_ref: 'refs/tags/v1', graph_config_path: 'g' },
+      }).errors,
+    ).toBe('');
     expect(validate(schema('DeploymentUpdate'), { source_revision_config: { image_uri: 'x:2' } }).errors).toBe('');
     expect(validate(schema('DeploymentUpdate'), { source: 'git_host' }).valid).toBe(false);
-    expect(validate(schema('DeploymentUpdate'), { source_config: { build_on_push: true }, source_revision_config: { repo_ref: 'refs/tags/v2' } }).valid).toBe(false);
+    expect(
+      validate(schema('DeploymentUpdate'), { source_config: { build_on_push: true }, source_revision_config: { repo_ref: 'refs/tags/v2' } })
+        .valid,
+    ).toBe(false);
   });
 
   it('never returns secret values and keeps response schemas open to new fields', () => {
     expect(Object.keys(spec.components.schemas.SecretName.properties)).toEqual(['name']);
     expect(spec.components.schemas.Secret.properties.value.writeOnly).toBe(true);
-    for (const name of ['Deployment', 'DeploymentList', 'Revision', 'RevisionList', 'OAuthProvider', 'SandboxPool', 'SourceRevisionConfig', 'SourceConfig']) {
+    for (const name of [
+      'Deployment',
+      'DeploymentList',
+      'Revision',
+      'RevisionList',
+      'OAuthProvider',
+      'SandboxPool',
+      'SourceRevisionConfig',
+      'SourceConfig',
+    ]) {
       expect(spec.components.schemas[name].additionalProperties, name).toBeUndefined();
     }
     for (const name of ['DeploymentCreate', 'DeploymentUpdate', 'SourceConfigInput', 'SourceRevisionConfigInput', 'Secret']) {
@@ -116,16 +155,34 @@ describe('control-plane contract decisions', () => {
 
   it('pages both listings with limit 1–100 (default 20) and offset ≥ 0 (default 0), answering {resources, offset}', () => {
     const params = spec.components.parameters;
-    expect(params.Limit).toMatchObject({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
-    expect(params.Offset).toMatchObject({ name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } });
+    expect(params.Limit).toMatchObject({
+      name: 'limit',
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    });
+    expect(params.Offset).toMatchObject({
+      name: 'offset',
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 0, default: 0 },
+    });
     expect(params.NameContains).toMatchObject({ name: 'name_contains', in: 'query', required: false });
-    expect(params.RevisionStatusFilter).toMatchObject({ name: 'status', in: 'query', required: false, schema: { $ref: '#/components/schemas/RevisionStatus' } });
+    expect(params.RevisionStatusFilter).toMatchObject({
+      name: 'status',
+      in: 'query',
+      required: false,
+      schema: { $ref: '#/components/schemas/RevisionStatus' },
+    });
     for (const [route, names] of [
       ['/v2/deployments', ['name_contains', 'limit', 'offset']],
       ['/v2/deployments/{deployment_id}/revisions', ['status', 'limit', 'offset']],
     ] as const) {
       const query = spec.paths[route].get.parameters.map((p: any) => resolveRef(spec, p)).filter((p: any) => p.in === 'query');
-      expect(query.map((p: any) => p.name), route).toEqual(names);
+      expect(
+        query.map((p: any) => p.name),
+        route,
+      ).toEqual(names);
     }
     for (const name of ['DeploymentList', 'RevisionList']) {
       expect(spec.components.schemas[name].required, name).toEqual(['resources', 'offset']);
@@ -145,7 +202,8 @@ describe('control-plane contract decisions', () => {
   it('requires every OAuth provider field, nullable where decision C8 says', () => {
     const provider = spec.components.schemas.OAuthProvider;
     expect(provider.required).toHaveLength(15);
-    for (const field of ['code_challenge_method', 'provider_type', 'mcp_server_url']) expect(provider.properties[field].type).toContain('null');
+    for (const field of ['code_challenge_method', 'provider_type', 'mcp_server_url'])
+      expect(provider.properties[field].type).toContain('null');
     expect(provider.properties.token_endpoint_auth_method.enum).toEqual(['none', 'client_secret_basic', 'client_secret_post']);
   });
 

@@ -1,7 +1,14 @@
 // Type tests, checked by `npm run typecheck` (tsc): each `@ts-expect-error` line must fail to
 // compile, and tsc fails if one of them ever compiles. Never executed.
 import { expectTypeOf } from 'vitest';
-import { createControlPlaneClient, type Deployment, type DeploymentList, type Revision, type RevisionList, type RevisionStatus } from '../src/index.js';
+import {
+  createControlPlaneClient,
+  type Deployment,
+  type DeploymentList,
+  type Revision,
+  type RevisionList,
+  type RevisionStatus,
+} from '../src/index.js';
 
 export async function typeTests() {
   const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k' });
@@ -19,8 +26,11 @@ export async function typeTests() {
   await client.POST('/v2/deployments', { body: { name: 'x', source: 'docker' } });
 
   // repo_commit_sha is read-only: not part of the request schema.
-  // @ts-expect-error repo_commit_sha cannot be sent
-  await client.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: 'x' } }, body: { source_revision_config: { repo_commit_sha: 'abc' } } });
+  await client.PATCH('/v2/deployments/{deployment_id}', {
+    params: { path: { deployment_id: 'x' } },
+    // @ts-expect-error repo_commit_sha cannot be sent
+    body: { source_revision_config: { repo_commit_sha: 'abc' } },
+  });
 
   // An unknown path.
   // @ts-expect-error there is no such path
@@ -33,8 +43,10 @@ export async function typeTests() {
   // Listing: a misspelt query parameter, and a status that is not a RevisionStatus.
   // @ts-expect-error `nameContains` is not a query parameter; it is `name_contains`
   await client.GET('/v2/deployments', { params: { query: { nameContains: 'billing' } } });
-  // @ts-expect-error `deployed` is not a RevisionStatus (they are upper case)
-  await client.GET('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: 'd' }, query: { status: 'deployed' } } });
+  await client.GET('/v2/deployments/{deployment_id}/revisions', {
+    // @ts-expect-error `deployed` is not a RevisionStatus (they are upper case)
+    params: { path: { deployment_id: 'd' }, query: { status: 'deployed' } },
+  });
   const page = await client.GET('/v2/deployments', { params: { query: { name_contains: 'billing', limit: 100, offset: 0 } } });
   if (page.data) expectTypeOf(page.data).toEqualTypeOf<DeploymentList>();
   if (page.data) expectTypeOf(page.data.resources).toEqualTypeOf<Deployment[]>();

@@ -1,18 +1,19 @@
 // waitForRevision against scripted status sequences, with an injected fetch and fake timers.
+
+import { json } from '@agentplane/openapi-toolkit/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
-  REVISION_FAILURE_STATUSES,
-  RevisionFailedError,
-  RevisionTimeoutError,
   createControlPlaneClient,
   createDeploymentAndWait,
+  REVISION_FAILURE_STATUSES,
+  type Revision,
+  RevisionFailedError,
+  type RevisionStatus,
+  RevisionTimeoutError,
   updateDeploymentAndWait,
   waitForRevision,
-  type Revision,
-  type RevisionStatus,
 } from '../src/index.js';
-import { json } from '@agentplane/openapi-toolkit/testing';
 
 const DEPLOYMENT_ID = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
 const REVISION_ID = '5e8f2c1a-9b7d-4e6f-a3c2-7d1e0f9b8a64';
@@ -43,7 +44,10 @@ function scriptedControlPlane(steps: (RevisionStatus | number | Error)[]) {
 }
 
 async function settle<T>(promise: Promise<T>): Promise<{ value?: T; error?: unknown }> {
-  const outcome = promise.then((value) => ({ value }), (error: unknown) => ({ error }));
+  const outcome = promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
   await vi.runAllTimersAsync();
   return outcome;
 }
@@ -55,7 +59,14 @@ describe('waitForRevision', () => {
   it('resolves with the revision once it is DEPLOYED, reporting each status change once', async () => {
     const { client, polls } = scriptedControlPlane(['QUEUED', 'QUEUED', 'BUILDING', 'BUILDING', 'DEPLOYING', 'DEPLOYED']);
     const seen: string[] = [];
-    const { value } = await settle(waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 1000, onStatus: (r) => seen.push(r.status) }));
+    const { value } = await settle(
+      waitForRevision(client, {
+        deploymentId: DEPLOYMENT_ID,
+        revisionId: REVISION_ID,
+        intervalMs: 1000,
+        onStatus: (r) => seen.push(r.status),
+      }),
+    );
     expect(value?.status).toBe('DEPLOYED');
     expect(seen).toEqual(['QUEUED', 'BUILDING', 'DEPLOYING', 'DEPLOYED']);
     expect(polls()).toBe(6);
@@ -70,7 +81,17 @@ describe('waitForRevision', () => {
   });
 
   it('keeps polling through UNKNOWN and every non-terminal status', async () => {
-    const { client } = scriptedControlPlane(['CREATING', 'UNKNOWN', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'UNKNOWN', 'DEPLOYED']);
+    const { client } = scriptedControlPlane([
+      'CREATING',
+      'UNKNOWN',
+      'QUEUED',
+      'AWAITING_BUILD',
+      'BUILDING',
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'UNKNOWN',
+      'DEPLOYED',
+    ]);
     const { value } = await settle(waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 10 }));
     expect(value?.status).toBe('DEPLOYED');
   });
@@ -94,7 +115,9 @@ describe('waitForRevision', () => {
 
   it('times out naming the last status seen', async () => {
     const { client } = scriptedControlPlane(['QUEUED', 'BUILDING']);
-    const { error } = await settle(waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 1000, timeoutMs: 5000 }));
+    const { error } = await settle(
+      waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 1000, timeoutMs: 5000 }),
+    );
     expect(error).toBeInstanceOf(RevisionTimeoutError);
     expect((error as RevisionTimeoutError).lastStatus).toBe('BUILDING');
     expect((error as Error).message).toMatch(/still BUILDING after 5000 ms/);
@@ -102,7 +125,9 @@ describe('waitForRevision', () => {
 
   it('times out with no status when no poll ever succeeded', async () => {
     const { client } = scriptedControlPlane([503]);
-    const { error } = await settle(waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 1000, timeoutMs: 3000 }));
+    const { error } = await settle(
+      waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 1000, timeoutMs: 3000 }),
+    );
     expect(error).toBeInstanceOf(RevisionTimeoutError);
     expect((error as RevisionTimeoutError).lastStatus).toBeUndefined();
   });
@@ -113,20 +138,27 @@ describe('waitForRevision', () => {
       polls++;
       if (polls === 1) return Promise.resolve(json(200, revision('BUILDING')));
       // The server hangs: this answer only ends when the request is aborted.
-      return new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
+      return new Promise<Response>((_, reject) =>
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }),
+      );
     };
     const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch, retry: false });
-    const { error } = await settle(waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 1000, timeoutMs: 5000 }));
+    const { error } = await settle(
+      waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 1000, timeoutMs: 5000 }),
+    );
     expect(error).toBeInstanceOf(RevisionTimeoutError);
     expect((error as RevisionTimeoutError).lastStatus).toBe('BUILDING');
     expect(polls).toBe(2);
   });
 
   it('aborts a poll in flight when the signal aborts', async () => {
-    const fetch = (request: Request) => new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
+    const fetch = (request: Request) =>
+      new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
     const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch, retry: false });
     const controller = new AbortController();
-    const outcome = waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, signal: controller.signal }).catch((e: unknown) => e);
+    const outcome = waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
     await vi.advanceTimersByTimeAsync(10);
     controller.abort(new Error('SIGINT'));
     expect(await outcome).toEqual(new Error('SIGINT'));
@@ -135,7 +167,12 @@ describe('waitForRevision', () => {
   it('stops polling when the signal aborts', async () => {
     const { client, polls } = scriptedControlPlane(['BUILDING']);
     const controller = new AbortController();
-    const outcome = waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 60_000, signal: controller.signal }).catch((e: unknown) => e);
+    const outcome = waitForRevision(client, {
+      deploymentId: DEPLOYMENT_ID,
+      revisionId: REVISION_ID,
+      intervalMs: 60_000,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
     controller.abort(new Error('cancelled by CI'));
     expect(await outcome).toEqual(new Error('cancelled by CI'));
@@ -153,14 +190,23 @@ describe('create/update and wait', () => {
       calls.push(`${request.method} ${new URL(request.url).pathname}`);
       if (request.method === 'POST') return json(201, { id: DEPLOYMENT_ID, latest_revision_id: REVISION_ID });
       if (request.method === 'PATCH') return json(200, { id: DEPLOYMENT_ID, latest_revision_id: 'f00dfeed-0000-4000-8000-000000000001' });
-      return json(200, { ...revision(statuses[Math.min(polls++, statuses.length - 1)]!), id: new URL(request.url).pathname.split('/').at(-1) });
+      return json(200, {
+        ...revision(statuses[Math.min(polls++, statuses.length - 1)]!),
+        id: new URL(request.url).pathname.split('/').at(-1),
+      });
     };
     return { client: createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k', fetch }), calls };
   }
 
   it('createDeploymentAndWait waits for the first revision', async () => {
     const { client, calls } = controlPlane(['QUEUED', 'DEPLOYED']);
-    const { value } = await settle(createDeploymentAndWait(client, { name: 'x', source: 'external_container', source_revision_config: { image_uri: 'r/x:1' } }, { intervalMs: 10 }));
+    const { value } = await settle(
+      createDeploymentAndWait(
+        client,
+        { name: 'x', source: 'external_container', source_revision_config: { image_uri: 'r/x:1' } },
+        { intervalMs: 10 },
+      ),
+    );
     expect(value?.revision.status).toBe('DEPLOYED');
     expect(calls[0]).toBe('POST /v2/deployments');
     expect(calls.at(-1)).toBe(`GET /v2/deployments/${DEPLOYMENT_ID}/revisions/${REVISION_ID}`);
@@ -168,7 +214,9 @@ describe('create/update and wait', () => {
 
   it('updateDeploymentAndWait waits for the revision the PATCH created', async () => {
     const { client, calls } = controlPlane(['DEPLOYING', 'DEPLOYED']);
-    const { value } = await settle(updateDeploymentAndWait(client, DEPLOYMENT_ID, { source_revision_config: { image_uri: 'r/x:2' } }, { intervalMs: 10 }));
+    const { value } = await settle(
+      updateDeploymentAndWait(client, DEPLOYMENT_ID, { source_revision_config: { image_uri: 'r/x:2' } }, { intervalMs: 10 }),
+    );
     expect(value?.revision.id).toBe('f00dfeed-0000-4000-8000-000000000001');
     expect(calls.at(-1)).toContain('/revisions/f00dfeed-0000-4000-8000-000000000001');
   });

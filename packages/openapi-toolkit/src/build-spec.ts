@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundle, loadConfig } from '@redocly/openapi-core';
 import YAML from 'yaml';
-import { REDOCLY_CONFIG, REPO_ROOT, apiPaths } from './apis.js';
+import { apiPaths, REDOCLY_CONFIG, REPO_ROOT } from './apis.js';
 import { generateTypes } from './typegen.js';
 
 export async function buildApi(name: string): Promise<void> {

@@ -40,7 +40,14 @@ export function listOperations(spec: OpenApiDocument): ListedOperation[] {
       const operation = item[method];
       if (!operation) continue;
       const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolveRef(spec, p));
-      operations.push({ method, path: route, operationId: operation.operationId, operation, parameters, pointer: `#/paths/${escapePointer(route)}/${method}` });
+      operations.push({
+        method,
+        path: route,
+        operationId: operation.operationId,
+        operation,
+        parameters,
+        pointer: `#/paths/${escapePointer(route)}/${method}`,
+      });
     }
   }
   return operations;
@@ -89,6 +96,9 @@ export function anchorRefs<T>(node: T): T {
   if (Array.isArray(node)) return node.map(anchorRefs) as T;
   if (!node || typeof node !== 'object') return node;
   return Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${DOCUMENT_ID}${value}` : anchorRefs(value)]),
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${DOCUMENT_ID}${value}` : anchorRefs(value),
+    ]),
   ) as T;
 }

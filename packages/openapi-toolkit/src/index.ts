@@ -1,20 +1,20 @@
 // @agentplane/openapi-toolkit: the repository's one OpenAPI toolkit (private). Test helpers are
 // in `@agentplane/openapi-toolkit/testing`.
-export { API_NAMES, REDOCLY_CONFIG, REPO_ROOT, apiPaths, type ApiPaths } from './apis.js';
+export { API_NAMES, type ApiPaths, apiPaths, REDOCLY_CONFIG, REPO_ROOT } from './apis.js';
 export {
-  DOCUMENT_ID,
-  HTTP_METHODS,
   anchorRefs,
+  DOCUMENT_ID,
   escapePointer,
   getPointer,
-  listOperations,
-  loadBundle,
-  resolveRef,
-  unescapePointer,
+  HTTP_METHODS,
   type HttpMethod,
   type ListedOperation,
+  listOperations,
+  loadBundle,
   type OpenApiDocument,
+  resolveRef,
+  unescapePointer,
 } from './document.js';
 export { freePort } from './free-port.js';
 export { createValidator, type SchemaValidator, type ValidationResult } from './schema-validator.js';
-export { SERVER_TYPEGEN_OPTIONS, TYPEGEN_OPTIONS, generateTypes } from './typegen.js';
+export { generateTypes, SERVER_TYPEGEN_OPTIONS, TYPEGEN_OPTIONS } from './typegen.js';

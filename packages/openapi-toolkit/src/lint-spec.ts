@@ -5,7 +5,7 @@
 // openapi-typescript use) without the CLI's start-up banners, which on Node 20 print an
 // end-of-life box on every run. The spec tests still run the Redocly CLI itself, in JSON mode.
 import { formatProblems, lint, loadConfig } from '@redocly/openapi-core';
-import { REDOCLY_CONFIG, apiPaths } from './apis.js';
+import { apiPaths, REDOCLY_CONFIG } from './apis.js';
 
 /** Lints the API; prints its problems and returns how many there were. */
 export async function lintApi(name: string): Promise<number> {
@@ -15,7 +15,12 @@ export async function lintApi(name: string): Promise<number> {
     console.log(`${name}: no problems (redocly.yaml rules)`);
     return 0;
   }
-  formatProblems(problems, { format: 'stylish', maxProblems: 100, totals: { errors: problems.length, warnings: 0, ignored: 0 }, version: '' });
+  formatProblems(problems, {
+    format: 'stylish',
+    maxProblems: 100,
+    totals: { errors: problems.length, warnings: 0, ignored: 0 },
+    version: '',
+  });
   console.error(`${name}: ${problems.length} problem(s); the bar is zero errors and zero warnings`);
   return problems.length;
 }

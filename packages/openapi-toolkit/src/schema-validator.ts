@@ -1,10 +1,11 @@
 // A JSON Schema validator (Ajv, draft 2020-12 as OpenAPI 3.1 uses) for any schema of a document.
 // Tests use it to check examples, mock and emulator answers against the contract, never a
 // hand-copied schema.
-import { Ajv2020 } from 'ajv/dist/2020.js';
+
 import type { ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { addFormats } from './ajv-formats.js';
-import { DOCUMENT_ID, anchorRefs, type OpenApiDocument } from './document.js';
+import { anchorRefs, DOCUMENT_ID, type OpenApiDocument } from './document.js';
 
 export interface ValidationResult {
   valid: boolean;

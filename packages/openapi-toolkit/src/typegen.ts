@@ -2,7 +2,7 @@
 // freshness test, so both always agree on the options.
 import { pathToFileURL } from 'node:url';
 import type { Config } from '@redocly/openapi-core';
-import openapiTS, { COMMENT_HEADER, astToString, type OpenAPITSOptions } from 'openapi-typescript';
+import openapiTS, { astToString, COMMENT_HEADER, type OpenAPITSOptions } from 'openapi-typescript';
 
 /**
  * openapi-typescript options, and why:
@@ -33,7 +33,11 @@ export const SERVER_TYPEGEN_OPTIONS = { ...TYPEGEN_OPTIONS, defaultNonNullable: 
  * @param redocly the loaded redocly.yaml (its lint rules apply)
  * @returns the content of the generated .ts file
  */
-export async function generateTypes(source: string | object, redocly: Config, options: OpenAPITSOptions = TYPEGEN_OPTIONS): Promise<string> {
+export async function generateTypes(
+  source: string | object,
+  redocly: Config,
+  options: OpenAPITSOptions = TYPEGEN_OPTIONS,
+): Promise<string> {
   const input = typeof source === 'string' ? pathToFileURL(source) : (source as Parameters<typeof openapiTS>[0]);
   const ast = await openapiTS(input, { ...options, redocly, silent: true });
   return `${COMMENT_HEADER}${astToString(ast)}`;

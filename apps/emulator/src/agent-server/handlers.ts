@@ -2,11 +2,11 @@
 // validated (with the spec's defaults filled in); handlers add the rules a schema cannot state
 // (existence, `if_exists`, message shapes after merging) and shape the answers.
 import type { Thread, ThreadCreate, ThreadHistoryQuery, ThreadSearch, ThreadState } from '@agentplane/agent-server';
-import { HttpError, validationError, type Handler } from '../http/api-server.js';
-import type { CompiledApi } from '../spec/compile-operations.js';
+import { type Handler, HttpError, validationError } from '../http/api-server.js';
 import { canonicalUuid, isoNow, newCheckpointId, newId } from '../shared/ids.js';
-import { planSupersteps, type PlannedCheckpoint } from './supersteps.js';
-import { fullMetadata, type CheckpointRow, type ThreadRow, ThreadStore } from './thread-store.js';
+import type { CompiledApi } from '../spec/compile-operations.js';
+import { type PlannedCheckpoint, planSupersteps } from './supersteps.js';
+import { type CheckpointRow, fullMetadata, type ThreadRow, type ThreadStore } from './thread-store.js';
 
 export type AgentServerPrincipal = { anonymous: boolean };
 
@@ -93,7 +93,10 @@ export function agentServerHandlers(store: ThreadStore, api: CompiledApi): Recor
 }
 
 /** Gives each planned checkpoint its time-ordered ID and timestamp. */
-export function stampCheckpoints(planned: PlannedCheckpoint[], now: string): { id: string; created_at: string; planned: PlannedCheckpoint }[] {
+export function stampCheckpoints(
+  planned: PlannedCheckpoint[],
+  now: string,
+): { id: string; created_at: string; planned: PlannedCheckpoint }[] {
   return planned.map((checkpoint) => ({ id: newCheckpointId(), created_at: now, planned: checkpoint }));
 }
 
@@ -106,7 +109,13 @@ function beforeCheckpointId(before: ThreadHistoryQuery['before']): string | unde
 }
 
 function toThread(row: ThreadRow): Thread {
-  const thread: Thread = { thread_id: row.thread_id, created_at: row.created_at, updated_at: row.updated_at, metadata: row.metadata, status: row.status as Thread['status'] };
+  const thread: Thread = {
+    thread_id: row.thread_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    metadata: row.metadata,
+    status: row.status as Thread['status'],
+  };
   if (row.values !== undefined) thread.values = row.values;
   thread.config = row.config;
   return thread;
@@ -128,5 +137,15 @@ function toState(checkpoint: CheckpointRow): ThreadState {
 }
 
 function emptyState(): ThreadState {
-  return { values: {}, next: [], tasks: [], metadata: {}, created_at: null, checkpoint: null, parent_checkpoint: null, checkpoint_id: null, parent_checkpoint_id: null };
+  return {
+    values: {},
+    next: [],
+    tasks: [],
+    metadata: {},
+    created_at: null,
+    checkpoint: null,
+    parent_checkpoint: null,
+    checkpoint_id: null,
+    parent_checkpoint_id: null,
+  };
 }

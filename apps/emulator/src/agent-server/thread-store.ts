@@ -2,8 +2,8 @@
 // connection; callers group writes with `transaction` so that a create or a copy is all or
 // nothing, and concurrent requests see each other's writes whole.
 import type { ThreadSearch } from '@agentplane/agent-server';
-import type { Db } from '../store/database.js';
 import { matchesFilter, valueHash } from '../shared/canonical-json.js';
+import type { Db } from '../store/database.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 
 export interface ThreadRow {
@@ -38,7 +38,12 @@ interface RawThread {
   values?: string;
   config: string;
 }
-type RawCheckpoint = Omit<CheckpointRow, 'metadata' | 'values' | 'next' | 'tasks'> & { metadata: string; values: string; next: string; tasks: string };
+type RawCheckpoint = Omit<CheckpointRow, 'metadata' | 'values' | 'next' | 'tasks'> & {
+  metadata: string;
+  values: string;
+  next: string;
+  tasks: string;
+};
 
 const SORT_COLUMNS: Record<NonNullable<ThreadSearch['sort_by']>, string> = {
   thread_id: 't.thread_id',
@@ -52,18 +57,27 @@ const CHECKPOINT_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, crea
 
 export class ThreadStore {
   private readonly statements;
-  private readonly searchStatements = new Map<string, { page: import('better-sqlite3').Statement; count: import('better-sqlite3').Statement }>();
+  private readonly searchStatements = new Map<
+    string,
+    { page: import('better-sqlite3').Statement; count: import('better-sqlite3').Statement }
+  >();
 
   constructor(private readonly db: Db) {
     this.statements = {
       get: db.prepare(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = ?`),
       getWithValues: db.prepare(`SELECT ${THREAD_COLUMNS_WITH_VALUES} FROM threads t WHERE t.thread_id = ?`),
       exists: db.prepare('SELECT 1 FROM threads WHERE thread_id = ?').pluck(),
-      insertThread: db.prepare('INSERT INTO threads (thread_id, created_at, updated_at, status, metadata, "values", config) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      insertThread: db.prepare(
+        'INSERT INTO threads (thread_id, created_at, updated_at, status, metadata, "values", config) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       insertFilterKey: db.prepare('INSERT OR IGNORE INTO thread_filter_keys (scope, key, value_hash, thread_id) VALUES (?, ?, ?, ?)'),
       insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-      copyThread: db.prepare('INSERT INTO threads (thread_id, created_at, updated_at, status, metadata, "values", config) SELECT ?, ?, ?, ?, metadata, "values", config FROM threads WHERE thread_id = ?'),
-      copyFilterKeys: db.prepare('INSERT INTO thread_filter_keys (scope, key, value_hash, thread_id) SELECT scope, key, value_hash, ? FROM thread_filter_keys WHERE thread_id = ?'),
+      copyThread: db.prepare(
+        'INSERT INTO threads (thread_id, created_at, updated_at, status, metadata, "values", config) SELECT ?, ?, ?, ?, metadata, "values", config FROM threads WHERE thread_id = ?',
+      ),
+      copyFilterKeys: db.prepare(
+        'INSERT INTO thread_filter_keys (scope, key, value_hash, thread_id) SELECT scope, key, value_hash, ? FROM thread_filter_keys WHERE thread_id = ?',
+      ),
       copyCheckpoints: db.prepare(
         `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks FROM checkpoints WHERE thread_id = ?`,
       ),
@@ -71,7 +85,9 @@ export class ThreadStore {
       lastCheckpointId: db.prepare('SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1').pluck(),
       checkpoint: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?`),
       history: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC`),
-      historyBefore: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ? ORDER BY checkpoint_id DESC`),
+      historyBefore: db.prepare(
+        `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ? ORDER BY checkpoint_id DESC`,
+      ),
       touchThread: db.prepare('UPDATE threads SET "values" = ?, updated_at = ? WHERE thread_id = ?'),
       deleteValueKeys: db.prepare("DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = 'values'"),
     };
@@ -91,9 +107,20 @@ export class ThreadStore {
   }
 
   /** Inserts a thread and the checkpoints of its supersteps (call inside a transaction). */
-  insert(thread: ThreadRow & { values: Record<string, unknown> }, checkpoints: { id: string; created_at: string; planned: PlannedCheckpoint }[]): void {
+  insert(
+    thread: ThreadRow & { values: Record<string, unknown> },
+    checkpoints: { id: string; created_at: string; planned: PlannedCheckpoint }[],
+  ): void {
     const s = this.statements;
-    s.insertThread.run(thread.thread_id, thread.created_at, thread.updated_at, thread.status, JSON.stringify(thread.metadata), JSON.stringify(thread.values), JSON.stringify(thread.config));
+    s.insertThread.run(
+      thread.thread_id,
+      thread.created_at,
+      thread.updated_at,
+      thread.status,
+      JSON.stringify(thread.metadata),
+      JSON.stringify(thread.values),
+      JSON.stringify(thread.config),
+    );
     this.indexKeys(thread.thread_id, 'metadata', thread.metadata);
     this.indexKeys(thread.thread_id, 'values', thread.values);
     this.insertCheckpoints(thread.thread_id, null, checkpoints);
@@ -113,7 +140,11 @@ export class ThreadStore {
     this.indexKeys(threadId, 'values', last.planned.values);
   }
 
-  private insertCheckpoints(threadId: string, parentId: string | null, checkpoints: { id: string; created_at: string; planned: PlannedCheckpoint }[]): void {
+  private insertCheckpoints(
+    threadId: string,
+    parentId: string | null,
+    checkpoints: { id: string; created_at: string; planned: PlannedCheckpoint }[],
+  ): void {
     let parent = parentId;
     for (const checkpoint of checkpoints) {
       this.statements.insertCheckpoint.run(
@@ -143,7 +174,10 @@ export class ThreadStore {
     return true;
   }
 
-  search(query: Required<Pick<ThreadSearch, 'limit' | 'offset' | 'sort_by' | 'sort_order'>> & ThreadSearch): { threads: ThreadRow[]; total: number } {
+  search(query: Required<Pick<ThreadSearch, 'limit' | 'offset' | 'sort_by' | 'sort_order'>> & ThreadSearch): {
+    threads: ThreadRow[];
+    total: number;
+  } {
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.status) {
@@ -188,7 +222,9 @@ export class ThreadStore {
 
   /** Newest first, older than `before` when given, keeping those whose full metadata matches. */
   history(threadId: string, options: { limit: number; before?: string; metadata?: Record<string, unknown> }): CheckpointRow[] {
-    const rows = options.before ? this.statements.historyBefore.iterate(threadId, options.before) : this.statements.history.iterate(threadId);
+    const rows = options.before
+      ? this.statements.historyBefore.iterate(threadId, options.before)
+      : this.statements.history.iterate(threadId);
     const found: CheckpointRow[] = [];
     const filter = options.metadata && Object.keys(options.metadata).length > 0 ? options.metadata : undefined;
     for (const raw of rows as IterableIterator<RawCheckpoint>) {
@@ -211,9 +247,20 @@ export function fullMetadata(checkpoint: CheckpointRow): Record<string, unknown>
 
 function parseThread(raw: RawThread): ThreadRow {
   const { values, ...rest } = raw;
-  return { ...rest, metadata: JSON.parse(raw.metadata), config: JSON.parse(raw.config), ...(values === undefined ? {} : { values: JSON.parse(values) }) };
+  return {
+    ...rest,
+    metadata: JSON.parse(raw.metadata),
+    config: JSON.parse(raw.config),
+    ...(values === undefined ? {} : { values: JSON.parse(values) }),
+  };
 }
 
 function parseCheckpoint(raw: RawCheckpoint): CheckpointRow {
-  return { ...raw, metadata: JSON.parse(raw.metadata), values: JSON.parse(raw.values), next: JSON.parse(raw.next), tasks: JSON.parse(raw.tasks) };
+  return {
+    ...raw,
+    metadata: JSON.parse(raw.metadata),
+    values: JSON.parse(raw.values),
+    next: JSON.parse(raw.next),
+    tasks: JSON.parse(raw.tasks),
+  };
 }

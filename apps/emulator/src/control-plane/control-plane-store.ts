@@ -1,6 +1,13 @@
 // Deployments, revisions, sandbox pools and OAuth providers in SQLite, always scoped by tenant:
 // a lookup with another tenant's ID finds nothing, which the handlers answer with a plain 404.
-import type { DeploymentSource, OAuthProvider, RevisionStatus, SandboxPool, SourceConfig, SourceRevisionConfig } from '@agentplane/control-plane';
+import type {
+  DeploymentSource,
+  OAuthProvider,
+  RevisionStatus,
+  SandboxPool,
+  SourceConfig,
+  SourceRevisionConfig,
+} from '@agentplane/control-plane';
 import type { Db } from '../store/database.js';
 import type { RevisionClock } from './revision-lifecycle.js';
 
@@ -41,7 +48,9 @@ export class ControlPlaneStore {
       insertDeployment: db.prepare(
         'INSERT INTO deployments (id, tenant_id, name, source, source_config, secrets, latest_revision_id, created_at, updated_at) VALUES (@id, @tenant_id, @name, @source, @source_config, @secrets, @latest_revision_id, @created_at, @updated_at)',
       ),
-      updateDeployment: db.prepare('UPDATE deployments SET source_config = @source_config, secrets = @secrets, latest_revision_id = @latest_revision_id, updated_at = @updated_at WHERE id = @id'),
+      updateDeployment: db.prepare(
+        'UPDATE deployments SET source_config = @source_config, secrets = @secrets, latest_revision_id = @latest_revision_id, updated_at = @updated_at WHERE id = @id',
+      ),
       insertRevision: db.prepare(
         'INSERT INTO revisions (id, deployment_id, seq, source, source_revision_config, created_at, started_ms, step_ms, plan, superseded_ms) VALUES (@id, @deployment_id, @seq, @source, @source_revision_config, @created_at, @started_ms, @step_ms, @plan, @superseded_ms)',
       ),
@@ -98,7 +107,11 @@ export class ControlPlaneStore {
   }
 
   insertRevision(row: RevisionRow): void {
-    this.s.insertRevision.run({ ...row, source_revision_config: JSON.stringify(row.source_revision_config), plan: JSON.stringify(row.plan) });
+    this.s.insertRevision.run({
+      ...row,
+      source_revision_config: JSON.stringify(row.source_revision_config),
+      plan: JSON.stringify(row.plan),
+    });
   }
 
   /** Newest first. */
@@ -134,7 +147,13 @@ export class ControlPlaneStore {
 
   upsertProvider(tenantId: string, provider: OAuthProvider): void {
     const { created_at, updated_at, ...record } = provider;
-    this.s.upsertProvider.run({ tenant_id: tenantId, provider_id: provider.provider_id, record: JSON.stringify(record), created_at, updated_at });
+    this.s.upsertProvider.run({
+      tenant_id: tenantId,
+      provider_id: provider.provider_id,
+      record: JSON.stringify(record),
+      created_at,
+      updated_at,
+    });
   }
 }
 

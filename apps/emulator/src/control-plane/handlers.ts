@@ -4,19 +4,19 @@
 // rule on the merged configuration) and run the revision lifecycle.
 import { createHash } from 'node:crypto';
 import {
-  isTerminalRevisionStatus,
   type Deployment,
   type DeploymentCreate,
   type DeploymentUpdate,
+  isTerminalRevisionStatus,
   type ResourceSpec,
   type Revision,
   type SourceConfig,
   type SourceRevisionConfig,
 } from '@agentplane/control-plane';
 import type { RevisionOutcome } from '../config.js';
-import { HttpError, validationError, type Handler } from '../http/api-server.js';
-import type { ValidationIssue } from '../spec/validation-errors.js';
+import { type Handler, HttpError, validationError } from '../http/api-server.js';
 import { canonicalUuid, newId } from '../shared/ids.js';
+import type { ValidationIssue } from '../spec/validation-errors.js';
 import type { ControlPlaneStore, DeploymentRow, RevisionRow } from './control-plane-store.js';
 import { globToRegExp, outcomeFor, planFor, reachedBuild, statusAt } from './revision-lifecycle.js';
 import type { Tenant } from './tenants.js';
@@ -105,7 +105,9 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
       if (issues.length) throw validationError(issues);
       return store.transaction(() => {
         if (store.findDeploymentByName(principal.id, request.name)) {
-          throw validationError([{ loc: ['body', 'name'], msg: `A deployment named ${request.name} already exists in this tenant`, type: 'value_error' }]);
+          throw validationError([
+            { loc: ['body', 'name'], msg: `A deployment named ${request.name} already exists in this tenant`, type: 'value_error' },
+          ]);
         }
         const created = nowIso();
         const deployment: DeploymentRow = {
@@ -120,7 +122,11 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
           updated_at: created,
         };
         const requested = request.source_revision_config ?? {};
-        const revisionConfig = { repo_ref: requested.repo_ref ?? null, graph_config_path: requested.graph_config_path ?? null, image_uri: requested.image_uri ?? null };
+        const revisionConfig = {
+          repo_ref: requested.repo_ref ?? null,
+          graph_config_path: requested.graph_config_path ?? null,
+          image_uri: requested.image_uri ?? null,
+        };
         store.insertDeployment(deployment);
         startRevision(deployment, revisionConfig, deployment.latest_revision_id);
         return { status: 201, body: toDeployment(deployment) };
@@ -160,13 +166,19 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
         const issues: ValidationIssue[] = [...secretIssues(request.secrets)];
         const requested = request.source_revision_config ?? {};
         const notFor = (field: 'repo_ref' | 'graph_config_path' | 'image_uri') =>
-          issues.push({ loc: ['body', 'source_revision_config', field], msg: `Not applicable to a deployment with source ${deployment.source}`, type: 'value_error' });
+          issues.push({
+            loc: ['body', 'source_revision_config', field],
+            msg: `Not applicable to a deployment with source ${deployment.source}`,
+            type: 'value_error',
+          });
         if (deployment.source === 'git_host' && requested.image_uri != null) notFor('image_uri');
         if (deployment.source === 'external_container') {
           if (requested.repo_ref != null) notFor('repo_ref');
           if (requested.graph_config_path != null) notFor('graph_config_path');
         }
-        const sourceConfig = request.source_config ? fullSourceConfig(request.source_config, deployment.source_config, issues) : deployment.source_config;
+        const sourceConfig = request.source_config
+          ? fullSourceConfig(request.source_config, deployment.source_config, issues)
+          : deployment.source_config;
         const latest = store.getRevision(deployment.id, deployment.latest_revision_id)!;
         const nextConfig = {
           repo_ref: requested.repo_ref ?? latest.source_revision_config.repo_ref,
@@ -174,13 +186,21 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
           image_uri: requested.image_uri ?? latest.source_revision_config.image_uri,
         };
         if (nextConfig.repo_ref?.startsWith('refs/tags/') && sourceConfig.build_on_push) {
-          const loc = request.source_config?.build_on_push !== undefined ? ['body', 'source_config', 'build_on_push'] : ['body', 'source_revision_config', 'repo_ref'];
+          const loc =
+            request.source_config?.build_on_push !== undefined
+              ? ['body', 'source_config', 'build_on_push']
+              : ['body', 'source_revision_config', 'repo_ref'];
           issues.push({ loc, msg: 'A tag ref (refs/tags/...) needs build_on_push false: tags are immutable', type: 'value_error' });
         }
         if (issues.length) throw validationError(issues);
 
         const updated = nowIso();
-        const next: DeploymentRow = { ...deployment, source_config: sourceConfig, secrets: request.secrets ?? deployment.secrets, updated_at: updated };
+        const next: DeploymentRow = {
+          ...deployment,
+          source_config: sourceConfig,
+          secrets: request.secrets ?? deployment.secrets,
+          updated_at: updated,
+        };
         if (requested.repo_ref != null || requested.graph_config_path != null || requested.image_uri != null) {
           next.latest_revision_id = startRevision(next, nextConfig);
         }
@@ -214,7 +234,8 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
 /** The revision's source configuration as the API shows it, with the commit once it is built. */
 function revisionConfig(row: RevisionRow, at: number): SourceRevisionConfig {
   const config = row.source_revision_config;
-  const sha = row.source === 'git_host' && reachedBuild(row, at) ? createHash('sha1').update(`${row.id}:${config.repo_ref}`).digest('hex') : null;
+  const sha =
+    row.source === 'git_host' && reachedBuild(row, at) ? createHash('sha1').update(`${row.id}:${config.repo_ref}`).digest('hex') : null;
   return { repo_ref: config.repo_ref, graph_config_path: config.graph_config_path, image_uri: config.image_uri, repo_commit_sha: sha };
 }
 
@@ -222,8 +243,19 @@ function revisionConfig(row: RevisionRow, at: number): SourceRevisionConfig {
  * The complete source configuration from a request's fields over the current one (a PATCH keeps
  * what it leaves out). `resource_spec` fields left out take the deployment type's defaults.
  */
-function fullSourceConfig(input: NonNullable<DeploymentCreate['source_config']>, current: SourceConfig | null, issues: ValidationIssue[]): SourceConfig {
-  const base: SourceConfig = current ?? { integration_id: null, repo_url: null, deployment_type: 'dev', build_on_push: false, custom_url: null, resource_spec: null };
+function fullSourceConfig(
+  input: NonNullable<DeploymentCreate['source_config']>,
+  current: SourceConfig | null,
+  issues: ValidationIssue[],
+): SourceConfig {
+  const base: SourceConfig = current ?? {
+    integration_id: null,
+    repo_url: null,
+    deployment_type: 'dev',
+    build_on_push: false,
+    custom_url: null,
+    resource_spec: null,
+  };
   const merged: SourceConfig = {
     integration_id: input.integration_id !== undefined ? input.integration_id : base.integration_id,
     repo_url: input.repo_url !== undefined ? input.repo_url : base.repo_url,
@@ -238,7 +270,11 @@ function fullSourceConfig(input: NonNullable<DeploymentCreate['source_config']>,
   if (merged.integration_id) merged.integration_id = canonicalUuid(merged.integration_id);
   const spec = merged.resource_spec;
   if (spec && spec.min_scale > spec.max_scale) {
-    issues.push({ loc: ['body', 'source_config', 'resource_spec', 'min_scale'], msg: `min_scale (${spec.min_scale}) should not exceed max_scale (${spec.max_scale})`, type: 'value_error' });
+    issues.push({
+      loc: ['body', 'source_config', 'resource_spec', 'min_scale'],
+      msg: `min_scale (${spec.min_scale}) should not exceed max_scale (${spec.max_scale})`,
+      type: 'value_error',
+    });
   }
   return merged;
 }
@@ -247,7 +283,8 @@ function secretIssues(secrets: { name: string }[] | undefined): ValidationIssue[
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
   (secrets ?? []).forEach((secret, i) => {
-    if (seen.has(secret.name)) issues.push({ loc: ['body', 'secrets', i, 'name'], msg: `Secret ${secret.name} is listed twice`, type: 'value_error' });
+    if (seen.has(secret.name))
+      issues.push({ loc: ['body', 'secrets', i, 'name'], msg: `Secret ${secret.name} is listed twice`, type: 'value_error' });
     seen.add(secret.name);
   });
   return issues;

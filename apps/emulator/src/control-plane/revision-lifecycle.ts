@@ -3,7 +3,7 @@
 // `revision_outcomes`); each status lasts `step_ms`; the last one stays. A newer revision freezes
 // an unfinished older one at SKIPPED. Because status is computed, not stored, it survives restarts
 // and needs no timers.
-import type { DeploymentSource as Source, RevisionStatus } from '@agentplane/control-plane';
+import type { RevisionStatus, DeploymentSource as Source } from '@agentplane/control-plane';
 import type { RevisionOutcome } from '../config.js';
 
 const WALK: Record<Source, RevisionStatus[]> = {
@@ -55,7 +55,10 @@ export function reachedBuild(revision: RevisionClock, now: number): boolean {
 }
 
 /** The first `revision_outcomes` rule whose glob matches the image URI or git ref; else DEPLOYED. */
-export function outcomeFor(rules: { pattern: RegExp; status: RevisionOutcome }[], candidates: (string | null | undefined)[]): RevisionOutcome {
+export function outcomeFor(
+  rules: { pattern: RegExp; status: RevisionOutcome }[],
+  candidates: (string | null | undefined)[],
+): RevisionOutcome {
   for (const rule of rules) {
     if (candidates.some((value) => typeof value === 'string' && rule.pattern.test(value))) return rule.status;
   }

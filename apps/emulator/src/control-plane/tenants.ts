@@ -5,9 +5,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthProvider, SandboxPool } from '@agentplane/control-plane';
 import { ConfigError, type EmulatorConfig, type TenantConfig } from '../config.js';
 import type { SchemeResolver } from '../http/authenticator.js';
-import type { CompiledApi } from '../spec/compile-operations.js';
-import { metaValue, type Db } from '../store/database.js';
 import { isoNow } from '../shared/ids.js';
+import type { CompiledApi } from '../spec/compile-operations.js';
+import { type Db, metaValue } from '../store/database.js';
 import type { ControlPlaneStore } from './control-plane-store.js';
 
 export interface Tenant {
@@ -61,7 +61,12 @@ export function seedTenantRecords(tenants: TenantConfig[], store: ControlPlaneSt
         store.upsertProvider(tenant.id, provider);
       });
       (tenant.sandbox_pools ?? []).forEach((configured, i) => {
-        const pool: SandboxPool = { ...configured, id: stableUuid(`pool:${tenant.id}:${configured.name}`), created_at: now, updated_at: now };
+        const pool: SandboxPool = {
+          ...configured,
+          id: stableUuid(`pool:${tenant.id}:${configured.name}`),
+          created_at: now,
+          updated_at: now,
+        };
         check(api, 'SandboxPool', pool, `tenants[${t}].sandbox_pools[${i}]`);
         store.upsertPool(tenant.id, pool);
       });

@@ -68,7 +68,9 @@ export function createApiServer<Principal>(options: ApiServerOptions<Principal>)
   const missing = options.api.operations.filter((op) => !options.handlers[op.operationId]).map((op) => op.operationId);
   const unknown = Object.keys(options.handlers).filter((id) => !options.api.operations.some((op) => op.operationId === id));
   if (missing.length || unknown.length) {
-    throw new Error(`handlers do not match the spec: missing ${missing.join(', ') || 'none'}; not in the spec ${unknown.join(', ') || 'none'}`);
+    throw new Error(
+      `handlers do not match the spec: missing ${missing.join(', ') || 'none'}; not in the spec ${unknown.join(', ') || 'none'}`,
+    );
   }
   const maxDepth = options.maxJsonDepth ?? 64;
   const readers = credentialReaders(options.api);
@@ -86,13 +88,19 @@ export function createApiServer<Principal>(options: ApiServerOptions<Principal>)
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({ detail: status === 431 ? 'Request headers too large.' : `Malformed HTTP request (${error.code ?? 'parse error'}).` });
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const body = JSON.stringify({
+      detail: status === 431 ? 'Request headers too large.' : `Malformed HTTP request (${error.code ?? 'parse error'}).`,
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   // CONNECT (a proxy tunnel request) bypasses the request handler too; no route accepts it.
   server.on('connect', (_req: http.IncomingMessage, socket: import('node:net').Socket) => {
     const body = JSON.stringify({ detail: 'Method Not Allowed' });
-    socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   server.keepAliveTimeout = 30_000;
   return server;
@@ -132,9 +140,15 @@ async function handle<Principal>(
     const raw = await readBody(req, options.maxBodyBytes);
     let body: unknown;
     if (operation.body && raw.length > 0) {
-      const contentType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const contentType = String(req.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim()
+        .toLowerCase();
       if (!operation.body.mediaTypes.includes(contentType)) {
-        throw new HttpError(415, `Unsupported Content-Type ${contentType ? `"${contentType}"` : '(none)'}: send the body as ${operation.body.mediaTypes.join(' or ')}.`);
+        throw new HttpError(
+          415,
+          `Unsupported Content-Type ${contentType ? `"${contentType}"` : '(none)'}: send the body as ${operation.body.mediaTypes.join(' or ')}.`,
+        );
       }
       body = parseJson(raw, maxDepth);
       issues.push(...(operation.body.check(body) ?? []));
@@ -143,7 +157,13 @@ async function handle<Principal>(
     }
     if (issues.length > 0) throw validationError(issues);
 
-    const answer = options.handlers[operation.operationId]!({ operationId: operation.operationId, path, query, body, principal: auth.principal });
+    const answer = options.handlers[operation.operationId]!({
+      operationId: operation.operationId,
+      path,
+      query,
+      body,
+      principal: auth.principal,
+    });
     return checkAnswer(operation, answer, options);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
@@ -204,7 +224,13 @@ function credentialReaders(api: CompiledApi): Map<CompiledOperation, CredentialR
     const scheme = api.securitySchemes[name];
     if (scheme?.type === 'apiKey' && scheme.in === 'header' && scheme.name) {
       const header = scheme.name.toLowerCase();
-      return { scheme: name, read: (req) => { const value = req.headers[header]; return typeof value === 'string' && value !== '' ? value : undefined; } };
+      return {
+        scheme: name,
+        read: (req) => {
+          const value = req.headers[header];
+          return typeof value === 'string' && value !== '' ? value : undefined;
+        },
+      };
     }
     if (scheme?.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer') {
       return { scheme: name, read: (req) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1] };
@@ -268,7 +294,9 @@ function parseJson(raw: Buffer, maxDepth: number): unknown {
     value = JSON.parse(raw.toString('utf8'));
   } catch (error) {
     const position = /position (\d+)/.exec(String((error as Error).message))?.[1];
-    throw validationError([{ loc: ['body', Number(position ?? 0)], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' }]);
+    throw validationError([
+      { loc: ['body', Number(position ?? 0)], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' },
+    ]);
   }
   if (nestingDepth(value, maxDepth) > maxDepth) {
     throw validationError([{ loc: ['body'], msg: `JSON nested deeper than ${maxDepth} levels`, type: 'json_too_deep' }]);
@@ -285,7 +313,8 @@ function nestingDepth(value: unknown, limit: number): number {
     if (node === null || typeof node !== 'object') continue;
     if (depth + 1 > deepest) deepest = depth + 1;
     if (deepest > limit) return deepest;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return deepest;
 }

@@ -31,7 +31,7 @@ export function createAuthenticator<Principal>(options: {
         const principals = names.map((name) => options.schemes[name]?.resolve(credentials[name]!));
         const first = principals[0];
         if (first !== undefined && principals.every((p) => p !== undefined && sameJson(p, first))) return { principal: first };
-        invalid ??= options.schemes[names[principals.findIndex((p) => p === undefined)] ?? names[0]!]?.invalidMessage;
+        invalid ??= options.schemes[names[principals.indexOf(undefined)] ?? names[0]!]?.invalidMessage;
       }
       if (invalid) return { reason: invalid };
       const carriers = alternatives.flatMap((r) => Object.keys(r)).map((name) => options.schemes[name]?.carrier ?? name);

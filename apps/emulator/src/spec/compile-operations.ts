@@ -6,7 +6,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OpenApiDocument } from './load-specs.js';
-import { toValidationIssues, type Location, type ValidationIssue } from './validation-errors.js';
+import { type Location, toValidationIssues, type ValidationIssue } from './validation-errors.js';
 
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof import('ajv-formats').default;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -81,7 +81,12 @@ export function compileApi(spec: OpenApiDocument): CompiledApi {
         operationId: operation.operationId,
         method: method.toUpperCase(),
         pathTemplate,
-        matcher: new RegExp(`^${pathTemplate.split(/\{[^}]+\}/).map(escapeRegExp).join('([^/]+)')}$`),
+        matcher: new RegExp(
+          `^${pathTemplate
+            .split(/\{[^}]+\}/)
+            .map(escapeRegExp)
+            .join('([^/]+)')}$`,
+        ),
         paramNames,
         checkPath: check(params, params.compile(paramSchema('path')), 'path'),
         checkQuery: check(params, params.compile(paramSchema('query')), 'query'),
@@ -103,7 +108,9 @@ export function compileApi(spec: OpenApiDocument): CompiledApi {
   const componentValidators = new Map<string, ValidateFunction>();
   return {
     operations,
-    securitySchemes: Object.fromEntries(Object.entries(spec.components?.securitySchemes ?? {}).map(([name, s]) => [name, resolveSchema(spec, s)])),
+    securitySchemes: Object.fromEntries(
+      Object.entries(spec.components?.securitySchemes ?? {}).map(([name, s]) => [name, resolveSchema(spec, s)]),
+    ),
     checkSchema(component, value, location, locPrefix) {
       let validate = componentValidators.get(component);
       if (!validate) {
@@ -182,7 +189,10 @@ function anchorRefs(node: unknown): any {
   if (Array.isArray(node)) return node.map(anchorRefs);
   if (!node || typeof node !== 'object') return node;
   return Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${DOCUMENT_ID}${value}` : anchorRefs(value)]),
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${DOCUMENT_ID}${value}` : anchorRefs(value),
+    ]),
   );
 }
 

@@ -14,7 +14,11 @@ export type Location = 'body' | 'path' | 'query' | 'header';
 export function toValidationIssues(errors: ErrorObject[], location: Location, unions: UnionSupport): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const error of resolveUnions(errors.filter((e) => e.keyword !== 'if'), location, unions)) {
+  for (const error of resolveUnions(
+    errors.filter((e) => e.keyword !== 'if'),
+    location,
+    unions,
+  )) {
     const issue = 'loc' in error ? error : describe(error, location);
     const key = JSON.stringify([issue.loc, issue.type]);
     if (seen.has(key)) continue;
@@ -40,16 +44,17 @@ export interface UnionSupport {
  * out (the input is none of the forms), one error names the accepted forms instead.
  */
 function resolveUnions(errors: ErrorObject[], location: Location, unions: UnionSupport): Resolved[] {
-  const union = errors
-    .filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf')
-    .sort((a, b) => pathDepth(a) - pathDepth(b))[0];
+  const union = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf').sort((a, b) => pathDepth(a) - pathDepth(b))[0];
   if (!union) return errors;
   const at = union.instancePath;
   const outside = errors.filter((e) => e !== union && e.instancePath !== at && !e.instancePath.startsWith(`${at}/`));
   const branches = Array.isArray(union.schema) ? (union.schema as unknown[]) : [];
   if (union.keyword === 'oneOf' && (union.params as { passingSchemas?: unknown }).passingSchemas) {
     // Several forms matched: only possible with overlapping forms; say so rather than guess.
-    return [...resolveUnions(outside, location, unions), issueAt(union, location, 'Input matches more than one of the accepted forms', 'union_ambiguous')];
+    return [
+      ...resolveUnions(outside, location, unions),
+      issueAt(union, location, 'Input matches more than one of the accepted forms', 'union_ambiguous'),
+    ];
   }
   const ranked = branches
     .map((schema) => unions.validateBranch(schema, union.data).map((e) => ({ ...e, instancePath: `${at}${e.instancePath}` })))
@@ -57,7 +62,8 @@ function resolveUnions(errors: ErrorObject[], location: Location, unions: UnionS
     .sort((a, b) => depth(b) - depth(a) || a.length - b.length);
   const [best, runnerUp] = ranked;
   const unionDepth = pathDepth(union);
-  const bestStandsOut = best !== undefined && depth(best) > unionDepth && (!runnerUp || depth(best) > depth(runnerUp) || best.length < runnerUp.length);
+  const bestStandsOut =
+    best !== undefined && depth(best) > unionDepth && (!runnerUp || depth(best) > depth(runnerUp) || best.length < runnerUp.length);
   const chosen: Resolved[] = bestStandsOut
     ? resolveUnions(best, location, unions)
     : [issueAt(union, location, unionMessage(branches.map((b) => unions.titleOf(b))), 'union_tag_invalid')];
@@ -69,7 +75,9 @@ function depth(list: ErrorObject[]): number {
 }
 
 function unionMessage(titles: (string | undefined)[]): string {
-  return titles.length > 0 && titles.every(Boolean) ? `Input should be one of: ${titles.join(', ')}` : 'Input does not match any of the accepted forms';
+  return titles.length > 0 && titles.every(Boolean)
+    ? `Input should be one of: ${titles.join(', ')}`
+    : 'Input does not match any of the accepted forms';
 }
 
 function pathDepth(error: ErrorObject): number {
@@ -114,7 +122,9 @@ function describe(error: ErrorObject, location: Location): ValidationIssue {
     case 'unevaluatedProperties':
       return { loc: [...loc, params.unevaluatedProperty], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
     case 'type': {
-      const expected = String(params.type).split(',').filter((t) => t !== 'null');
+      const expected = String(params.type)
+        .split(',')
+        .filter((t) => t !== 'null');
       const first = expected[0] ?? 'null';
       const [type, parsing, msg] = TYPE_NAMES[first] ?? ['type_error', 'type_error', `Input should be of type ${params.type}`];
       return { loc, msg: fromText && first === 'boolean' ? `${msg}, unable to interpret input` : msg, type: fromText ? parsing : type };
@@ -132,7 +142,11 @@ function describe(error: ErrorObject, location: Location): ValidationIssue {
     case 'exclusiveMaximum':
       return { loc, msg: `Input should be less than ${params.limit}`, type: 'less_than' };
     case 'minLength':
-      return { loc, msg: `String should have at least ${params.limit} character${params.limit === 1 ? '' : 's'}`, type: 'string_too_short' };
+      return {
+        loc,
+        msg: `String should have at least ${params.limit} character${params.limit === 1 ? '' : 's'}`,
+        type: 'string_too_short',
+      };
     case 'maxLength':
       return { loc, msg: `String should have at most ${params.limit} characters`, type: 'string_too_long' };
     case 'minItems':
@@ -142,7 +156,11 @@ function describe(error: ErrorObject, location: Location): ValidationIssue {
     case 'pattern':
       return { loc, msg: `String should match pattern '${params.pattern}'`, type: 'string_pattern_mismatch' };
     case 'enum':
-      return { loc, msg: `Input should be ${listAlternatives((params.allowedValues as unknown[]).filter((v) => v !== null))}`, type: 'enum' };
+      return {
+        loc,
+        msg: `Input should be ${listAlternatives((params.allowedValues as unknown[]).filter((v) => v !== null))}`,
+        type: 'enum',
+      };
     case 'const':
       return { loc, msg: `Input should be ${JSON.stringify(params.allowedValue)}`, type: 'literal_error' };
     default:

@@ -26,7 +26,9 @@ export function openDatabase(file: string): Db {
 export function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new Error(`the database is at schema version ${current}, newer than this emulator knows (${MIGRATIONS.length}); use a newer emulator or another --db`);
+    throw new Error(
+      `the database is at schema version ${current}, newer than this emulator knows (${MIGRATIONS.length}); use a newer emulator or another --db`,
+    );
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {

@@ -5,14 +5,16 @@ import http from 'node:http';
 import net from 'node:net';
 import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
 import type { EmulatorConfig } from '../../src/config.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator.js';
+import { type RunningEmulator, startEmulator } from '../../src/emulator.js';
 
 export interface TestEmulator extends RunningEmulator {
   /** Every message the emulator reported through onError, oldest first. */
   errors: string[];
 }
 
-export async function startTestEmulator(options: { config?: EmulatorConfig; revisionStepMs?: number; db?: string } = {}): Promise<TestEmulator> {
+export async function startTestEmulator(
+  options: { config?: EmulatorConfig; revisionStepMs?: number; db?: string } = {},
+): Promise<TestEmulator> {
   const errors: string[] = [];
   const emulator = await startEmulator({
     db: options.db ?? ':memory:',
@@ -56,24 +58,21 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawRes
   }
   if (request.chunked) headers['transfer-encoding'] = 'chunked';
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = text === '' ? undefined : JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-        res.on('error', reject);
-      },
-    );
+    const req = http.request({ host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = text === '' ? undefined : JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on('error', reject);
+    });
     req.on('error', (error) => reject(new Error(`${request.method} ${request.path}: ${error.message}`)));
     if (request.chunked && request.body !== undefined) {
       const body = Buffer.from(request.body);
@@ -105,7 +104,11 @@ export const isUuid = (value: unknown): boolean => typeof value === 'string' && 
  * Writes raw bytes on a fresh TCP connection and reads until the server closes it or `timeoutMs`
  * passes: for requests node's HTTP client refuses to send (unknown methods, bad framing).
  */
-export function rawSocketExchange(baseUrl: string, bytes: string, timeoutMs = 2000): Promise<{ raw: string; status?: number; headers: Record<string, string>; body: string; closedWithoutAnswer: boolean }> {
+export function rawSocketExchange(
+  baseUrl: string,
+  bytes: string,
+  timeoutMs = 2000,
+): Promise<{ raw: string; status?: number; headers: Record<string, string>; body: string; closedWithoutAnswer: boolean }> {
   const url = new URL(baseUrl);
   return new Promise((resolve) => {
     const socket = net.connect(Number(url.port), url.hostname);
@@ -117,7 +120,9 @@ export function rawSocketExchange(baseUrl: string, bytes: string, timeoutMs = 20
       const [head = '', ...rest] = raw.split('\r\n\r\n');
       const [statusLine = '', ...headerLines] = head.split('\r\n');
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1];
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ raw, status: status ? Number(status) : undefined, headers, body: rest.join('\r\n\r\n'), closedWithoutAnswer: raw === '' });
     };
     const timer = setTimeout(finish, timeoutMs);

@@ -2,9 +2,16 @@
 // one, PATCH the new image_uri or repo_ref (which makes a new revision); then wait for the
 // revision it made. Running it twice never creates two deployments: the lookup reads every page
 // of listDeployments (name_contains, then an exact comparison).
-import { findDeploymentByName, unwrap, type Deployment, type DeploymentCreate, type DeploymentUpdate, type Secret } from '@agentplane/control-plane';
+import {
+  type Deployment,
+  type DeploymentCreate,
+  type DeploymentUpdate,
+  findDeploymentByName,
+  type Secret,
+  unwrap,
+} from '@agentplane/control-plane';
 import type { Context } from '../context.js';
-import { UsageError, type ExitCode } from '../errors.js';
+import { type ExitCode, UsageError } from '../errors.js';
 import { emitJson } from '../output.js';
 import { checkName, signal } from '../resolve.js';
 import { readRevision, waitAndReport, waitSettings } from './wait.js';
@@ -60,7 +67,10 @@ export async function deployCommand(ctx: Context): Promise<ExitCode> {
   if (ctx.flags['no-wait'] === true) {
     const revision = await readRevision(ctx, deployment.id, deployment.latest_revision_id);
     if (ctx.json) emitJson(ctx, { deployment, revision, created });
-    else ctx.stdout.write(`${name}: revision ${deployment.latest_revision_id} is ${revision?.status ?? 'submitted'}; not waiting. Follow it with: agentplane wait ${name} ${deployment.latest_revision_id}\n`);
+    else
+      ctx.stdout.write(
+        `${name}: revision ${deployment.latest_revision_id} is ${revision?.status ?? 'submitted'}; not waiting. Follow it with: agentplane wait ${name} ${deployment.latest_revision_id}\n`,
+      );
     return 0;
   }
   return waitAndReport(ctx, target, settings);
@@ -78,7 +88,10 @@ function sourceFlags(ctx: Context): SourceFlags {
   if (configPath) flags.configPath = configPath;
   const git = repoUrl || ref || configPath;
   if (image && git) {
-    throw new UsageError('--image (a container image) cannot be combined with --repo-url, --ref or --config-path (a git repository)', 'a deployment has one source: pass either --image, or the git flags.');
+    throw new UsageError(
+      '--image (a container image) cannot be combined with --repo-url, --ref or --config-path (a git repository)',
+      'a deployment has one source: pass either --image, or the git flags.',
+    );
   }
   if (!image && !git) {
     throw new UsageError(
@@ -98,13 +111,20 @@ function secretFlags(ctx: Context): Secret[] | undefined {
     const eq = item.indexOf('=');
     const name = eq >= 0 ? item.slice(0, eq) : item;
     if (!SECRET_NAME.test(name)) {
-      throw new UsageError(`--secret ${JSON.stringify(eq >= 0 ? `${name}=...` : name)}: ${JSON.stringify(name)} is not an environment variable name`, 'a secret name has letters, digits and _, and does not start with a digit: --secret OPENAI_API_KEY=... or --secret OPENAI_API_KEY.');
+      throw new UsageError(
+        `--secret ${JSON.stringify(eq >= 0 ? `${name}=...` : name)}: ${JSON.stringify(name)} is not an environment variable name`,
+        'a secret name has letters, digits and _, and does not start with a digit: --secret OPENAI_API_KEY=... or --secret OPENAI_API_KEY.',
+      );
     }
     let value: string | undefined;
     if (eq >= 0) value = item.slice(eq + 1);
     else {
       value = ctx.env[name];
-      if (value === undefined) throw new UsageError(`--secret ${name}: the environment variable ${name} is not set`, `set ${name} in the environment (in GitHub Actions: env: ${name}: \${{ secrets.${name} }}), or pass --secret ${name}=<value>.`);
+      if (value === undefined)
+        throw new UsageError(
+          `--secret ${name}: the environment variable ${name} is not set`,
+          `set ${name} in the environment (in GitHub Actions: env: ${name}: \${{ secrets.${name} }}), or pass --secret ${name}=<value>.`,
+        );
     }
     if (secrets.has(name)) throw new UsageError(`--secret ${name} is given twice`, 'give each secret once.');
     secrets.set(name, value);
@@ -142,7 +162,7 @@ function updateBody(existing: Deployment, source: SourceFlags, secrets: Secret[]
     if (!source.image) {
       throw new UsageError(
         `deployment ${existing.name} runs a container image (source external_container); --repo-url, --ref and --config-path do not apply`,
-        'pass --image <uri>: a deployment\'s source cannot change (delete it and deploy again to switch).',
+        "pass --image <uri>: a deployment's source cannot change (delete it and deploy again to switch).",
       );
     }
     return { source_revision_config: { image_uri: source.image }, ...withSecrets };
@@ -154,7 +174,10 @@ function updateBody(existing: Deployment, source: SourceFlags, secrets: Secret[]
     );
   }
   if (!source.ref && !source.configPath) {
-    throw new UsageError(`updating ${existing.name} needs --ref or --config-path: only those make a new revision`, `pass --ref ${existing.source_revision_config.repo_ref ?? '<ref>'} to rebuild the same ref.`);
+    throw new UsageError(
+      `updating ${existing.name} needs --ref or --config-path: only those make a new revision`,
+      `pass --ref ${existing.source_revision_config.repo_ref ?? '<ref>'} to rebuild the same ref.`,
+    );
   }
   const sourceConfig = {
     ...(source.repoUrl ? { repo_url: source.repoUrl } : {}),
@@ -162,12 +185,21 @@ function updateBody(existing: Deployment, source: SourceFlags, secrets: Secret[]
   };
   return {
     ...(Object.keys(sourceConfig).length > 0 ? { source_config: sourceConfig } : {}),
-    source_revision_config: { ...(source.ref ? { repo_ref: source.ref } : {}), ...(source.configPath ? { graph_config_path: source.configPath } : {}) },
+    source_revision_config: {
+      ...(source.ref ? { repo_ref: source.ref } : {}),
+      ...(source.configPath ? { graph_config_path: source.configPath } : {}),
+    },
     ...withSecrets,
   };
 }
 
 function describeChange(source: SourceFlags): string {
   if (source.image) return `image ${source.image}`;
-  return [source.repoUrl && `repository ${source.repoUrl}`, source.ref && `ref ${source.ref}`, source.configPath && `config ${source.configPath}`].filter(Boolean).join(', ');
+  return [
+    source.repoUrl && `repository ${source.repoUrl}`,
+    source.ref && `ref ${source.ref}`,
+    source.configPath && `config ${source.configPath}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }

@@ -1,7 +1,7 @@
 // The read-only commands and delete: status, revisions, delete, pool get, provider get.
-import { iterateRevisions, unwrap, type Revision, type RevisionStatus } from '@agentplane/control-plane';
+import { iterateRevisions, type Revision, type RevisionStatus, unwrap } from '@agentplane/control-plane';
 import type { Context } from '../context.js';
-import { EXIT, UsageError, type ExitCode } from '../errors.js';
+import { EXIT, type ExitCode, UsageError } from '../errors.js';
 import { keyValues, table } from '../format.js';
 import { emitJson } from '../output.js';
 import { resolveDeployment, signal } from '../resolve.js';
@@ -9,8 +9,19 @@ import { resolveDeployment, signal } from '../resolve.js';
 // Every RevisionStatus, in lifecycle order; `satisfies Record` makes a status the spec adds a
 // compile error here instead of a value --status silently refuses.
 const STATUSES = Object.keys({
-  CREATING: 1, QUEUED: 1, AWAITING_BUILD: 1, BUILDING: 1, AWAITING_DEPLOY: 1, DEPLOYING: 1, CREATE_FAILED: 1,
-  BUILD_FAILED: 1, DEPLOY_FAILED: 1, DEPLOYED: 1, SKIPPED: 1, INTERRUPTED: 1, UNKNOWN: 1,
+  CREATING: 1,
+  QUEUED: 1,
+  AWAITING_BUILD: 1,
+  BUILDING: 1,
+  AWAITING_DEPLOY: 1,
+  DEPLOYING: 1,
+  CREATE_FAILED: 1,
+  BUILD_FAILED: 1,
+  DEPLOY_FAILED: 1,
+  DEPLOYED: 1,
+  SKIPPED: 1,
+  INTERRUPTED: 1,
+  UNKNOWN: 1,
 } satisfies Record<RevisionStatus, 1>) as RevisionStatus[];
 
 /** `agentplane status <deployment>`: the deployment and its latest revision. */
@@ -57,7 +68,10 @@ export async function revisionsCommand(ctx: Context): Promise<ExitCode> {
   }
   const deployment = await resolveDeployment(ctx, ctx.args[0]!);
   const revisions: Revision[] = [];
-  for await (const revision of iterateRevisions(ctx.client(), deployment.id, status ? { status } : {}, { pageSize: Math.min(limit, 100), ...signal(ctx) })) {
+  for await (const revision of iterateRevisions(ctx.client(), deployment.id, status ? { status } : {}, {
+    pageSize: Math.min(limit, 100),
+    ...signal(ctx),
+  })) {
     revisions.push(revision);
     if (revisions.length >= limit) break;
   }
@@ -70,8 +84,12 @@ export async function revisionsCommand(ctx: Context): Promise<ExitCode> {
     return EXIT.OK;
   }
   const rows = revisions.map((r) => {
-    const marks = [r.id === deployment.active_revision_id && 'active', r.id === deployment.latest_revision_id && 'latest'].filter(Boolean).join(', ');
-    const what = r.source_revision_config.image_uri ?? [r.source_revision_config.repo_ref, r.source_revision_config.repo_commit_sha?.slice(0, 12)].filter(Boolean).join(' @ ');
+    const marks = [r.id === deployment.active_revision_id && 'active', r.id === deployment.latest_revision_id && 'latest']
+      .filter(Boolean)
+      .join(', ');
+    const what =
+      r.source_revision_config.image_uri ??
+      [r.source_revision_config.repo_ref, r.source_revision_config.repo_commit_sha?.slice(0, 12)].filter(Boolean).join(' @ ');
     return [r.id, r.status, r.created_at, what, marks ? `(${marks})` : ''];
   });
   ctx.stdout.write(`${table([['REVISION', 'STATUS', 'CREATED', 'SOURCE', ''], ...rows])}\n`);
@@ -107,7 +125,9 @@ export async function poolGetCommand(ctx: Context): Promise<ExitCode> {
 
 /** `agentplane provider get <id>` */
 export async function providerGetCommand(ctx: Context): Promise<ExitCode> {
-  const provider = unwrap(await ctx.client().GET('/v2/auth/providers/{provider_id}', { params: { path: { provider_id: ctx.args[0]! } }, ...signal(ctx) }));
+  const provider = unwrap(
+    await ctx.client().GET('/v2/auth/providers/{provider_id}', { params: { path: { provider_id: ctx.args[0]! } }, ...signal(ctx) }),
+  );
   if (ctx.json) emitJson(ctx, { provider });
   else {
     ctx.stdout.write(

@@ -1,15 +1,15 @@
 // Waiting for a revision and reporting how it ended: the heart of `deploy` and `wait`.
 import {
+  type Deployment,
+  type Revision,
   RevisionFailedError,
+  type RevisionFailureStatus,
   RevisionTimeoutError,
   unwrap,
   waitForRevision,
-  type Deployment,
-  type Revision,
-  type RevisionFailureStatus,
 } from '@agentplane/control-plane';
 import type { Context } from '../context.js';
-import { CliError, EXIT, InterruptedError, UsageError, type ExitCode } from '../errors.js';
+import { CliError, EXIT, type ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { durationFlag, formatDuration, parseDuration } from '../format.js';
 import { emitJson, errorJson, printError } from '../output.js';
 import type { Snapshot } from '../progress.js';
@@ -26,7 +26,10 @@ export function waitSettings(ctx: Context): WaitSettings {
     const text = ctx.string(flag)!;
     const ms = parseDuration(text);
     if (ms === undefined || ms < min) {
-      throw new UsageError(`--${flag} ${JSON.stringify(text)} is not a ${min > 0 ? 'positive ' : ''}duration`, 'write it as 90s, 20m, 1h30m or 500ms, or as a number of seconds.');
+      throw new UsageError(
+        `--${flag} ${JSON.stringify(text)} is not a ${min > 0 ? 'positive ' : ''}duration`,
+        'write it as 90s, 20m, 1h30m or 500ms, or as a number of seconds.',
+      );
     }
     return ms;
   };
@@ -36,8 +39,10 @@ export function waitSettings(ctx: Context): WaitSettings {
 const FAILURE_HINTS: Record<RevisionFailureStatus, string> = {
   CREATE_FAILED:
     'the control plane could not create the revision. Check the source (the image URI and that its registry is reachable, or the repository URL, ref and config path) and the secrets, then deploy again.',
-  BUILD_FAILED: "the image build failed. Read the revision's build logs in the control plane, fix the cause (the graph configuration file, a dependency) and deploy again.",
-  DEPLOY_FAILED: "the rollout failed: the new revision never started serving. Read the deployment's server logs (a crash at start, a missing secret, a bad image), fix and deploy again.",
+  BUILD_FAILED:
+    "the image build failed. Read the revision's build logs in the control plane, fix the cause (the graph configuration file, a dependency) and deploy again.",
+  DEPLOY_FAILED:
+    "the rollout failed: the new revision never started serving. Read the deployment's server logs (a crash at start, a missing secret, a bad image), fix and deploy again.",
   INTERRUPTED: 'the build or rollout was stopped before it finished (cancelled, or the platform restarted). Deploy again.',
   SKIPPED: 'a newer revision superseded this one before it was deployed: another deploy ran meanwhile.',
 };
@@ -56,7 +61,9 @@ export async function waitAndReport(ctx: Context, target: WaitTarget, settings: 
   const client = ctx.client('any');
   const label = target.deployment?.name ?? target.deploymentId;
   const progress = ctx.progress();
-  progress.note(`Waiting for revision ${target.revisionId} of ${label} (polling every ${durationFlag(settings.intervalMs)}, timeout ${durationFlag(settings.timeoutMs)})`);
+  progress.note(
+    `Waiting for revision ${target.revisionId} of ${label} (polling every ${durationFlag(settings.intervalMs)}, timeout ${durationFlag(settings.timeoutMs)})`,
+  );
   progress.begin();
 
   let revision: Revision | undefined;
@@ -99,7 +106,11 @@ export async function waitAndReport(ctx: Context, target: WaitTarget, settings: 
   let final: Revision | undefined;
   if (failure instanceof RevisionFailedError) {
     final = failure.revision;
-    error = new CliError(EXIT.FAILED, `revision ${final.id} of ${label} ended as ${final.status} after ${formatDuration(where.totalMs)}`, failureHint(failure.status, label, final.id, deployment));
+    error = new CliError(
+      EXIT.FAILED,
+      `revision ${final.id} of ${label} ended as ${final.status} after ${formatDuration(where.totalMs)}`,
+      failureHint(failure.status, label, final.id, deployment),
+    );
   } else {
     const timeout = failure as RevisionTimeoutError;
     final = timeout.revision;
@@ -131,7 +142,9 @@ function failureHint(status: RevisionFailureStatus, label: string, revisionId: s
 async function refresh(ctx: Context, target: WaitTarget): Promise<Deployment | null> {
   if (!ctx.hasApiKey() || ctx.signal?.aborted) return null;
   try {
-    const result = await ctx.client('api-key').GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: target.deploymentId } }, ...signal(ctx) });
+    const result = await ctx
+      .client('api-key')
+      .GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: target.deploymentId } }, ...signal(ctx) });
     return result.data ?? null;
   } catch {
     return null;
@@ -150,7 +163,8 @@ function interrupted(ctx: Context, target: WaitTarget, label: string, where: Sna
     `resume with: agentplane wait ${label} ${target.revisionId}`,
   );
   printError(ctx, error);
-  if (ctx.json) emitJson(ctx, { deployment: target.deployment, revision: where.revision ?? null, ...target.extra, error: errorJson(error) });
+  if (ctx.json)
+    emitJson(ctx, { deployment: target.deployment, revision: where.revision ?? null, ...target.extra, error: errorJson(error) });
   return exitCode;
 }
 
@@ -159,7 +173,10 @@ export async function waitCommand(ctx: Context): Promise<ExitCode> {
   const [deploymentRef, revisionId] = ctx.args as [string, string | undefined];
   const settings = waitSettings(ctx);
   if (revisionId !== undefined && !isUuid(revisionId)) {
-    throw new UsageError(`revision ${JSON.stringify(revisionId)} is not a revision ID (a UUID)`, 'omit it to wait for the latest revision, or copy the ID from `agentplane revisions <deployment>`.');
+    throw new UsageError(
+      `revision ${JSON.stringify(revisionId)} is not a revision ID (a UUID)`,
+      'omit it to wait for the latest revision, or copy the ID from `agentplane revisions <deployment>`.',
+    );
   }
   // Without an API key, only getRevision is allowed: both IDs must be given as IDs.
   if (!ctx.hasApiKey()) {
@@ -178,7 +195,12 @@ export async function waitCommand(ctx: Context): Promise<ExitCode> {
 /** For `deploy --no-wait`: the revision as it stands now (best effort). */
 export async function readRevision(ctx: Context, deploymentId: string, revisionId: string): Promise<Revision | null> {
   try {
-    return unwrap(await ctx.client('any').GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { params: { path: { deployment_id: deploymentId, revision_id: revisionId } }, ...signal(ctx) }));
+    return unwrap(
+      await ctx.client('any').GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', {
+        params: { path: { deployment_id: deploymentId, revision_id: revisionId } },
+        ...signal(ctx),
+      }),
+    );
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 // Runs the CLI in-process, capturing what it writes.
-import { run, type RunOptions } from '../../src/index.js';
+import { type RunOptions, run } from '../../src/index.js';
 
 export interface CliResult {
   code: number;

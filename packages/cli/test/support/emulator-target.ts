@@ -32,7 +32,15 @@ export const EMULATOR_CONFIG: EmulatorConfig = {
 };
 
 export function emulatorStartOptions(onError: (message: string) => void): EmulatorOptions {
-  return { db: ':memory:', controlPlanePort: 0, agentServerPort: 0, revisionStepMs: EMULATOR_STEP_MS, config: EMULATOR_CONFIG, validateResponses: true, onError };
+  return {
+    db: ':memory:',
+    controlPlanePort: 0,
+    agentServerPort: 0,
+    revisionStepMs: EMULATOR_STEP_MS,
+    config: EMULATOR_CONFIG,
+    validateResponses: true,
+    onError,
+  };
 }
 
 export function emulatorTarget(emulator: RunningEmulator): Target {

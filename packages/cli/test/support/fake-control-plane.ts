@@ -14,7 +14,10 @@ export const OUTCOMES = ['deployed', 'create-failed', 'build-failed', 'deploy-fa
 export type FakeOutcome = (typeof OUTCOMES)[number];
 
 const SCRIPTS: Record<FakeOutcome, (git: boolean) => RevisionStatus[]> = {
-  deployed: (git) => (git ? ['QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'DEPLOYED'] : ['QUEUED', 'AWAITING_DEPLOY', 'DEPLOYING', 'DEPLOYED']),
+  deployed: (git) =>
+    git
+      ? ['QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'DEPLOYED']
+      : ['QUEUED', 'AWAITING_DEPLOY', 'DEPLOYING', 'DEPLOYED'],
   'create-failed': () => ['CREATING', 'CREATE_FAILED'],
   'build-failed': () => ['QUEUED', 'BUILDING', 'BUILD_FAILED'],
   'deploy-failed': () => ['QUEUED', 'DEPLOYING', 'DEPLOY_FAILED'],
@@ -78,7 +81,9 @@ export class FakeControlPlane {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const url = `http://${req.headers.host}${req.url}`;
-      const headers = new Headers(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as [string, string]] : [])));
+      const headers = new Headers(
+        Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as [string, string]] : [])),
+      );
       const body = chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : undefined;
       const response = await this.fetch(new Request(url, { method: req.method!, headers, ...(body ? { body } : {}) }));
       res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -135,7 +140,8 @@ export class FakeControlPlane {
       }
     }
     if (parts[3] === 'revisions' && method === 'GET') {
-      if (parts.length === 5 && !UUID.test(parts[4]!)) return invalid(['path', 'revision_id'], 'Input should be a valid UUID', 'uuid_parsing');
+      if (parts.length === 5 && !UUID.test(parts[4]!))
+        return invalid(['path', 'revision_id'], 'Input should be a valid UUID', 'uuid_parsing');
       if (!stored) return missing;
       if (parts.length === 4) return this.listRevisions(stored, url.searchParams);
       const entry = stored.revisions.find((r) => r.revision.id === parts[4]);
@@ -148,7 +154,8 @@ export class FakeControlPlane {
   private authenticate(headers: Headers, isGetRevision: boolean): Response | undefined {
     const key = headers.get('x-api-key');
     if (key === this.apiKey) return undefined;
-    if (isGetRevision && (headers.get('x-tenant-id') === this.tenantId || headers.get('authorization') === `Bearer ${this.bearerToken}`)) return undefined;
+    if (isGetRevision && (headers.get('x-tenant-id') === this.tenantId || headers.get('authorization') === `Bearer ${this.bearerToken}`))
+      return undefined;
     return json(401, { detail: key === null ? 'Missing X-Api-Key header.' : 'Invalid API key.' });
   }
 
@@ -174,22 +181,27 @@ export class FakeControlPlane {
   private paging(query: URLSearchParams): { limit: number; offset: number } | Response {
     const limit = Number(query.get('limit') ?? 20);
     const offset = Number(query.get('offset') ?? 0);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return invalid(['query', 'limit'], 'Input should be less than or equal to 100', 'less_than_equal');
-    if (!Number.isInteger(offset) || offset < 0) return invalid(['query', 'offset'], 'Input should be greater than or equal to 0', 'greater_than_equal');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return invalid(['query', 'limit'], 'Input should be less than or equal to 100', 'less_than_equal');
+    if (!Number.isInteger(offset) || offset < 0)
+      return invalid(['query', 'offset'], 'Input should be greater than or equal to 0', 'greater_than_equal');
     return { limit, offset };
   }
 
   private post(body: any): Response {
     const config = body?.source_revision_config ?? {};
-    if (body?.source === 'external_container' && !config.image_uri) return invalid(['body', 'source_revision_config', 'image_uri'], 'Field required for source external_container', 'missing');
+    if (body?.source === 'external_container' && !config.image_uri)
+      return invalid(['body', 'source_revision_config', 'image_uri'], 'Field required for source external_container', 'missing');
     if (body?.source === 'git_host') {
-      if (!body.source_config?.repo_url) return invalid(['body', 'source_config', 'repo_url'], 'Field required for source git_host', 'missing');
+      if (!body.source_config?.repo_url)
+        return invalid(['body', 'source_config', 'repo_url'], 'Field required for source git_host', 'missing');
       if (config.repo_ref?.startsWith('refs/tags/') && body.source_config.build_on_push === true) {
         return invalid(['body', 'source_config', 'build_on_push'], 'Input should be False for a tag ref', 'literal_error');
       }
     }
     // As the emulator answers it: names are unique within the tenant.
-    if (this.byName(body.name)) return invalid(['body', 'name'], `A deployment named ${body.name} already exists in this tenant`, 'value_error');
+    if (this.byName(body.name))
+      return invalid(['body', 'name'], `A deployment named ${body.name} already exists in this tenant`, 'value_error');
     return json(201, this.create(body));
   }
 
@@ -230,8 +242,10 @@ export class FakeControlPlane {
     if (body && 'source' in body) return invalid(['body', 'source'], 'Extra inputs are not permitted', 'extra_forbidden');
     const d = stored.deployment;
     const config = body?.source_revision_config ?? {};
-    if (d.source === 'external_container' && (config.repo_ref || config.graph_config_path)) return invalid(['body', 'source_revision_config', 'repo_ref'], 'Not allowed for source external_container', 'extra_forbidden');
-    if (d.source === 'git_host' && config.image_uri) return invalid(['body', 'source_revision_config', 'image_uri'], 'Not allowed for source git_host', 'extra_forbidden');
+    if (d.source === 'external_container' && (config.repo_ref || config.graph_config_path))
+      return invalid(['body', 'source_revision_config', 'repo_ref'], 'Not allowed for source external_container', 'extra_forbidden');
+    if (d.source === 'git_host' && config.image_uri)
+      return invalid(['body', 'source_revision_config', 'image_uri'], 'Not allowed for source git_host', 'extra_forbidden');
     if (body.source_config?.repo_url) d.source_config.repo_url = body.source_config.repo_url;
     if (body.source_config?.build_on_push !== undefined) d.source_config.build_on_push = body.source_config.build_on_push;
     if (body.secrets) {
@@ -265,7 +279,14 @@ export class FakeControlPlane {
     const chosen = OUTCOMES.find((o) => source.endsWith(`--${o}`)) ?? 'deployed';
     const script = SCRIPTS[chosen](d.source === 'git_host');
     const now = this.tick();
-    const revision: Mutable<Revision> = { id: this.uuid(), created_at: now, updated_at: now, status: script[0]!, source: d.source, source_revision_config: { ...d.source_revision_config } };
+    const revision: Mutable<Revision> = {
+      id: this.uuid(),
+      created_at: now,
+      updated_at: now,
+      status: script[0]!,
+      source: d.source,
+      source_revision_config: { ...d.source_revision_config },
+    };
     stored.revisions.unshift({ revision, script, step: 0 });
     d.latest_revision_id = revision.id;
   }
@@ -283,17 +304,37 @@ export class FakeControlPlane {
   }
 
   private pool(name: string): Response {
-    if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name)) return invalid(['path', 'name'], "String should match pattern '^[a-z]([-a-z0-9]*[a-z0-9])?$'", 'string_pattern_mismatch');
+    if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name))
+      return invalid(['path', 'name'], "String should match pattern '^[a-z]([-a-z0-9]*[a-z0-9])?$'", 'string_pattern_mismatch');
     if (name !== 'python-pool') return json(404, { detail: { error: 'NotFound', message: 'Resource not found.' } });
-    return json(200, { name, template_name: 'python-3-12', replicas: 2, id: '6c5b4a39-2817-4f06-9e5d-4c3b2a190f8e', created_at: '2026-11-01T12:00:00Z', updated_at: '2026-11-12T16:42:09Z' });
+    return json(200, {
+      name,
+      template_name: 'python-3-12',
+      replicas: 2,
+      id: '6c5b4a39-2817-4f06-9e5d-4c3b2a190f8e',
+      created_at: '2026-11-01T12:00:00Z',
+      updated_at: '2026-11-12T16:42:09Z',
+    });
   }
 
   private provider(id: string): Response {
     if (id !== 'github') return json(404, { detail: `OAuth provider ${id} not found.` });
     return json(200, {
-      id: 'oap_01', organization_id: 'org_01', provider_id: 'github', name: 'GitHub', client_id: 'Iv23li', auth_url: 'https://github.com/login/oauth/authorize',
-      token_url: 'https://github.com/login/oauth/access_token', uses_pkce: false, code_challenge_method: null, created_at: '2026-10-02T08:45:11.000Z',
-      updated_at: '2026-10-02T08:45:11.000Z', provider_type: 'oauth2', mcp_server_url: null, token_endpoint_auth_method: 'client_secret_post', is_dynamic_client: false,
+      id: 'oap_01',
+      organization_id: 'org_01',
+      provider_id: 'github',
+      name: 'GitHub',
+      client_id: 'Iv23li',
+      auth_url: 'https://github.com/login/oauth/authorize',
+      token_url: 'https://github.com/login/oauth/access_token',
+      uses_pkce: false,
+      code_challenge_method: null,
+      created_at: '2026-10-02T08:45:11.000Z',
+      updated_at: '2026-10-02T08:45:11.000Z',
+      provider_type: 'oauth2',
+      mcp_server_url: null,
+      token_endpoint_auth_method: 'client_secret_post',
+      is_dynamic_client: false,
     });
   }
 

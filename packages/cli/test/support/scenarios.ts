@@ -3,8 +3,8 @@
 // only the Target changes. Every assertion goes through the CLI's output and the public API.
 import { unwrap } from '@agentplane/control-plane';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, type CliResult } from './cli.js';
-import { countByName, targetClient, targetEnv, uniqueName, type Outcome, type Target } from './target.js';
+import { type CliResult, cli } from './cli.js';
+import { countByName, type Outcome, type Target, targetClient, targetEnv, uniqueName } from './target.js';
 
 export function describeCliScenarios(makeTarget: () => Target | Promise<Target>): void {
   let target: Target;
@@ -19,7 +19,8 @@ export function describeCliScenarios(makeTarget: () => Target | Promise<Target>)
   const agentplane = (args: string[], options: Parameters<typeof cli>[1] = {}) =>
     cli(args, { env: targetEnv(target, { CI: 'true' }), ...(target.fetch ? { fetch: target.fetch } : {}), ...options });
   const waitFlags = () => ['--interval', target.intervalFlag, '--timeout', target.timeoutFlag];
-  const deploy = (name: string, image: string, ...more: string[]) => agentplane(['deploy', name, '--image', image, ...waitFlags(), ...more]);
+  const deploy = (name: string, image: string, ...more: string[]) =>
+    agentplane(['deploy', name, '--image', image, ...waitFlags(), ...more]);
   const parse = (result: CliResult) => {
     expect(result.stdout.trim().startsWith('{'), `stdout is one JSON document:\n${result.stdout}`).toBe(true);
     return JSON.parse(result.stdout);
@@ -55,13 +56,27 @@ export function describeCliScenarios(makeTarget: () => Target | Promise<Target>)
 
     it('creates from git, then updates repo_ref (a tag deploys with build_on_push false)', async () => {
       const name = uniqueName('git');
-      const created = await agentplane(['deploy', name, '--repo-url', 'https://github.com/acme/support-agent', '--ref', target.ref('DEPLOYED'), '--config-path', 'langgraph.json', ...waitFlags(), '--json']);
+      const created = await agentplane([
+        'deploy',
+        name,
+        '--repo-url',
+        'https://github.com/acme/support-agent',
+        '--ref',
+        target.ref('DEPLOYED'),
+        '--config-path',
+        'langgraph.json',
+        ...waitFlags(),
+        '--json',
+      ]);
       expect(created.code, created.stderr).toBe(0);
       expect(parse(created)).toMatchObject({ created: true, deployment: { source: 'git_host' }, revision: { status: 'DEPLOYED' } });
       const updated = await agentplane(['deploy', name, '--ref', 'refs/tags/v1.4.0', ...waitFlags(), '--json']);
       expect(updated.code, updated.stderr).toBe(0);
       const doc = parse(updated);
-      expect(doc).toMatchObject({ created: false, deployment: { source_config: { build_on_push: false }, source_revision_config: { repo_ref: 'refs/tags/v1.4.0' } } });
+      expect(doc).toMatchObject({
+        created: false,
+        deployment: { source_config: { build_on_push: false }, source_revision_config: { repo_ref: 'refs/tags/v1.4.0' } },
+      });
       expect(doc.revision.source_revision_config.repo_ref).toBe('refs/tags/v1.4.0');
       expect(await countByName(target, name)).toBe(1);
     });
@@ -98,13 +113,24 @@ export function describeCliScenarios(makeTarget: () => Target | Promise<Target>)
       const result = await agentplane(['wait', name, first.revision.id, ...waitFlags(), '--json']);
       expect(result.code, result.stderr).toBe(1);
       expect(result.stderr).toContain(`error: revision ${first.revision.id} of ${name} ended as SKIPPED`);
-      expect(result.stderr).toContain(`hint: a newer revision superseded this one before it was deployed: another deploy ran meanwhile. Follow the newer one: agentplane wait ${name} ${second.revision.id}`);
+      expect(result.stderr).toContain(
+        `hint: a newer revision superseded this one before it was deployed: another deploy ran meanwhile. Follow the newer one: agentplane wait ${name} ${second.revision.id}`,
+      );
       expect(parse(result).revision.status).toBe('SKIPPED');
     });
 
     it('exits 2 when the revision does not finish within --timeout, naming where it stood', async () => {
       const name = uniqueName('slow');
-      const result = await agentplane(['deploy', name, '--image', target.image('SLOW'), '--interval', target.intervalFlag, '--timeout', target.shortTimeoutFlag]);
+      const result = await agentplane([
+        'deploy',
+        name,
+        '--image',
+        target.image('SLOW'),
+        '--interval',
+        target.intervalFlag,
+        '--timeout',
+        target.shortTimeoutFlag,
+      ]);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(/error: timed out after \S+: revision [0-9a-f-]{36} of .* is still [A-Z_]+ \(for/);
       expect(result.stderr).toMatch(/hint: .*agentplane wait .* --timeout/);
@@ -145,12 +171,16 @@ export function describeCliScenarios(makeTarget: () => Target | Promise<Target>)
         },
       });
       expect(result.code).toBe(130);
-      expect(result.stderr).toMatch(new RegExp(`error: interrupted: stopped waiting\\. Revision ${submitted.revision.id} of ${name} was ${seen} \\(for`));
+      expect(result.stderr).toMatch(
+        new RegExp(`error: interrupted: stopped waiting\\. Revision ${submitted.revision.id} of ${name} was ${seen} \\(for`),
+      );
       expect(result.stderr).toContain(`hint: resume with: agentplane wait ${name} ${submitted.revision.id}`);
       expect(parse(result)).toMatchObject({ revision: { id: submitted.revision.id, status: seen }, error: { exit_code: 130 } });
       // Untouched: the same deployment, with the same latest revision, not updated since.
       const client = targetClient(target);
-      const now = unwrap(await client.GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: submitted.deployment.id } } }));
+      const now = unwrap(
+        await client.GET('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: submitted.deployment.id } } }),
+      );
       expect(now.latest_revision_id).toBe(submitted.revision.id);
       expect(now.updated_at).toBe(submitted.deployment.updated_at);
       expect(await countByName(target, name)).toBe(1);
@@ -200,7 +230,9 @@ export function describeCliScenarios(makeTarget: () => Target | Promise<Target>)
 
   describe('credentials', () => {
     it('exits 3 when the control plane refuses the API key (401), saying what to check', async () => {
-      const result = await agentplane(['deploy', uniqueName('badkey'), '--image', target.image('DEPLOYED')], { env: targetEnv(target, { CI: 'true', AGENTPLANE_API_KEY: target.invalidApiKey }) });
+      const result = await agentplane(['deploy', uniqueName('badkey'), '--image', target.image('DEPLOYED')], {
+        env: targetEnv(target, { CI: 'true', AGENTPLANE_API_KEY: target.invalidApiKey }),
+      });
       expect(result.code).toBe(3);
       expect(result.stderr).toMatch(/refused the credentials \(401\)/);
       expect(result.stderr).toMatch(/hint: check --api-key \/ AGENTPLANE_API_KEY/);

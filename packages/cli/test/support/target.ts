@@ -4,7 +4,7 @@
 // over HTTP with the global fetch); the end-to-end suite adds the emulator, whose
 // `revision_outcomes` globs on the image URI / ref and `step_ms` clock map onto image(), ref()
 // and the duration flags.
-import { createControlPlaneClient, iterateDeployments, type ControlPlaneClient } from '@agentplane/control-plane';
+import { type ControlPlaneClient, createControlPlaneClient, iterateDeployments } from '@agentplane/control-plane';
 import { FakeControlPlane, type FakeOutcome } from './fake-control-plane.js';
 
 /**

@@ -1,6 +1,6 @@
 // Test helpers of the repository (vitest): the spec contract every API must pass, README examples
 // type-checked against the built packages, free ports, canned JSON answers.
 export { freePort } from '../free-port.js';
-export { typecheckReadmeExamples, readmeExamples } from './readme-examples.js';
+export { readmeExamples, typecheckReadmeExamples } from './readme-examples.js';
 export { json } from './responses.js';
 export { describeSpecContract, type ExpectedOperation } from './spec-contract.js';

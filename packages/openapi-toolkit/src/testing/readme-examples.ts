@@ -26,7 +26,8 @@ export function typecheckReadmeExamples(packageDir: string): string[] {
   const program = ts.createProgram(files, { ...options, noEmit: true, noUnusedLocals: false });
   const diagnostics = ts.getPreEmitDiagnostics(program);
   return diagnostics.map((d) => {
-    const where = d.file && d.start !== undefined ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
+    const where =
+      d.file && d.start !== undefined ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }

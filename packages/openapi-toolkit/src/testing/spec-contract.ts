@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { lint, loadConfig } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { REDOCLY_CONFIG, REPO_ROOT, apiPaths } from '../apis.js';
+import { apiPaths, REDOCLY_CONFIG, REPO_ROOT } from '../apis.js';
 import { listOperations, loadBundle, resolveRef } from '../document.js';
 import { createValidator } from '../schema-validator.js';
 import { generateTypes } from '../typegen.js';
@@ -73,7 +73,10 @@ export function describeSpecContract(api: string, expected: ExpectedOperation[])
         expect(operation.tags?.length, operationId).toBeGreaterThan(0);
         for (const tag of operation.tags) expect(tags.has(tag), `${operationId} tag ${tag}`).toBe(true);
         expect(operation.security ?? spec.security, operationId).toBeDefined();
-        expect(Object.keys(operation.responses).some((s) => s.startsWith('4')), operationId).toBe(true);
+        expect(
+          Object.keys(operation.responses).some((s) => s.startsWith('4')),
+          operationId,
+        ).toBe(true);
       }
     });
 
@@ -119,7 +122,9 @@ export function describeSpecContract(api: string, expected: ExpectedOperation[])
         }
         // if/then/else/not only restate properties declared (and described) on the schema itself.
         for (const key of ['items', 'additionalProperties']) visit(schema[key], `${where}/${key}`);
-        for (const key of ['allOf', 'oneOf', 'anyOf']) (schema[key] ?? []).forEach((s: any, i: number) => visit(s, `${where}/${key}/${i}`));
+        for (const key of ['allOf', 'oneOf', 'anyOf']) {
+          for (const [i, s] of (schema[key] ?? []).entries()) visit(s, `${where}/${key}/${i}`);
+        }
       };
       for (const [name, schema] of Object.entries<any>(spec.components?.schemas ?? {})) {
         expect(schema.description, `schema ${name} has a description`).toBeTruthy();
