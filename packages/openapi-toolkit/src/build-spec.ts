@@ -1,6 +1,7 @@
 // Builds one API's artifacts from its split spec, in one process:
 //   packages/<api>/openapi/openapi.{yaml,json}  self-contained bundles
 //   packages/<api>/src/generated/openapi.ts     openapi-typescript types
+//   packages/<api>/src/generated/contract.ts    the facts the client acts on (contract-module.ts)
 // Where they go is the API's entry in redocly.yaml (see apis.ts).
 //
 // Why not the openapi-typescript CLI: with several APIs in redocly.yaml it generates them
@@ -11,6 +12,8 @@ import path from 'node:path';
 import { bundle, loadConfig } from '@redocly/openapi-core';
 import YAML from 'yaml';
 import { apiPaths, REDOCLY_CONFIG, REPO_ROOT } from './apis.js';
+import { renderContractModule } from './contract-module.js';
+import type { OpenApiDocument } from './document.js';
 import { generateTypes } from './typegen.js';
 
 export async function buildApi(name: string): Promise<void> {
@@ -28,10 +31,12 @@ export async function buildApi(name: string): Promise<void> {
   writeFile(paths.bundleJson, `${JSON.stringify(parsed, null, 2)}\n`);
   // openapi-typescript lints with the same config and refuses (throws) on any error-level problem.
   writeFile(paths.typesFile, await generateTypes(paths.specRoot, config));
+  const contractFile = path.join(path.dirname(paths.typesFile), 'contract.ts');
+  writeFile(contractFile, renderContractModule(parsed as OpenApiDocument));
 
   const ms = Math.round(performance.now() - started);
   const rel = (p: string) => path.relative(REPO_ROOT, p);
-  console.log(`${name}: ${rel(paths.bundleYaml)}, ${rel(paths.bundleJson)}, ${rel(paths.typesFile)} (${ms} ms)`);
+  console.log(`${name}: ${rel(paths.bundleYaml)}, ${rel(paths.bundleJson)}, ${rel(paths.typesFile)}, ${rel(contractFile)} (${ms} ms)`);
 }
 
 export function writeFile(file: string, content: string): void {

@@ -102,3 +102,37 @@ export function anchorRefs<T>(node: T): T {
     ]),
   ) as T;
 }
+
+/** Annotations no validator or client reads. Titles stay (union messages name them), and so do `x-` extensions. */
+const ANNOTATIONS = new Set(['description', 'summary', 'example', 'examples', 'externalDocs', 'xml', 'discriminator']);
+
+/** Keys whose values are maps of names (properties, statuses, media types...), never of keywords. */
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'schemas',
+  'parameters',
+  'responses',
+  'headers',
+  'content',
+  'paths',
+  'securitySchemes',
+  'requestBodies',
+  'variables',
+]);
+
+/** The document without its annotations; a key is an annotation only where keys are keywords, not names. */
+export function withoutAnnotations<T>(node: T): T {
+  const strip = (value: unknown, keysAreNames: boolean): unknown => {
+    if (Array.isArray(value)) return value.map((item) => strip(item, false));
+    if (!value || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => keysAreNames || !ANNOTATIONS.has(key))
+        .map(([key, item]) => [key, strip(item, !keysAreNames && NAME_MAPS.has(key))]),
+    );
+  };
+  return strip(node, false) as T;
+}

@@ -5,7 +5,8 @@
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { addFormats } from './ajv-formats.js';
-import { anchorRefs, DOCUMENT_ID, type OpenApiDocument } from './document.js';
+import type { OpenApiDocument } from './document.js';
+import { anchorRefs, DOCUMENT_ID } from './document.js';
 
 export interface ValidationResult {
   valid: boolean;
@@ -21,7 +22,19 @@ export function createValidator(spec: OpenApiDocument): SchemaValidator {
   addFormats(ajv);
   // OpenAPI's own schema keywords, and the document's top-level fields (the whole document is
   // registered so that `#/components/...` references resolve): annotations, nothing to validate.
-  for (const keyword of new Set(['example', 'discriminator', 'xml', 'externalDocs', ...Object.keys(spec).filter((k) => k !== '$id')])) {
+  // `x-` extensions in schemas (x-terminal) are the spec's own annotations too.
+  const extensions =
+    JSON.stringify(spec)
+      .match(/"x-[A-Za-z0-9-]+"(?=:)/g)
+      ?.map((key) => key.slice(1, -1)) ?? [];
+  for (const keyword of new Set([
+    'example',
+    'discriminator',
+    'xml',
+    'externalDocs',
+    ...extensions,
+    ...Object.keys(spec).filter((k) => k !== '$id'),
+  ])) {
     ajv.addKeyword({ keyword });
   }
   ajv.addSchema({ ...spec, $id: DOCUMENT_ID }, DOCUMENT_ID);

@@ -2,7 +2,8 @@
 // freshness test, so both always agree on the options.
 import { pathToFileURL } from 'node:url';
 import type { Config } from '@redocly/openapi-core';
-import openapiTS, { astToString, COMMENT_HEADER, type OpenAPITSOptions } from 'openapi-typescript';
+import type { OpenAPITSOptions } from 'openapi-typescript';
+import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 
 /**
  * openapi-typescript options, and why:

@@ -1,0 +1,232 @@
+// What a server of an API needs from its spec, generated at build time so that it compiles
+// nothing when it starts (the emulator's decision E8):
+//
+//   <out>/<api>/operations.ts    the operation table: method, path, path parameters, security
+//                                alternatives, request body, documented statuses and required
+//                                headers; the security schemes; the titles of union branches
+//   <out>/<api>/server-types.ts  openapi-typescript types in the server's view (defaults applied)
+//   <out>/<api>/contract.ts      the facts the clients act on too (contract-module.ts)
+//   <out>/<api>/{params,body,patch-body,check}.cjs
+//                                Ajv standalone validators (CommonJS, so that a server can load
+//                                each one synchronously the first time it needs it): path and
+//                                query parameters (coerced,
+//                                defaults applied), request bodies (defaults applied, except for
+//                                PATCH, whose absent fields mean "keep"), and checks that never
+//                                change a value (responses, component schemas, union branches)
+//
+// Validators are named after what they check (`createThread_body`, `getThread_200`,
+// `component_Message`, `branch_3`); the table says which one applies where.
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '@redocly/openapi-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import { addFormats } from './ajv-formats.js';
+import { apiPaths, REDOCLY_CONFIG } from './apis.js';
+import { writeFile } from './build-spec.js';
+import { renderContractModule } from './contract-module.js';
+import type { OpenApiDocument } from './document.js';
+import { anchorRefs, DOCUMENT_ID, listOperations, resolveRef, withoutAnnotations } from './document.js';
+import { generateTypes, SERVER_TYPEGEN_OPTIONS } from './typegen.js';
+
+type StandaloneCode = (ajv: Ajv2020, refsOrFunctions: Record<string, string>) => string;
+const standaloneCode = ((standaloneCodeModule as unknown as { default?: StandaloneCode }).default ??
+  standaloneCodeModule) as StandaloneCode;
+
+/** The four validator modules, by the Ajv options their code was generated with. */
+const MODULES = {
+  params: { useDefaults: true, coerceTypes: true },
+  body: { useDefaults: true },
+  'patch-body': {},
+  check: {},
+} as const;
+type ModuleName = keyof typeof MODULES;
+
+export interface ServerOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  pathParams: string[];
+  security: Record<string, string[]>[];
+  parameters: { path: string | null; query: string | null };
+  body: { required: boolean; mediaTypes: string[]; module: 'body' | 'patch-body'; validator: string } | null;
+  responses: Record<string, { validator: string | null; requiredHeaders: string[] }>;
+}
+
+/** Generates one API's server artifacts into `<outDir>/<api>`, and the validator modules into `<distDir>/<api>` too. */
+export async function writeServerArtifacts(api: string, outDir: string, distDir?: string): Promise<void> {
+  const started = performance.now();
+  const spec = JSON.parse(fs.readFileSync(apiPaths(api).bundleJson, 'utf8')) as OpenApiDocument;
+  const lean = withoutAnnotations(spec);
+  const ajvs = Object.fromEntries(Object.entries(MODULES).map(([name, options]) => [name, createAjv(lean, options)])) as Record<
+    ModuleName,
+    Ajv2020
+  >;
+  const exports: Record<ModuleName, Record<string, string>> = { params: {}, body: {}, 'patch-body': {}, check: {} };
+  const add = (module: ModuleName, name: string, schema: object): string => {
+    const id = `urn:agentplane:${module}:${name}`;
+    ajvs[module].addSchema({ ...anchorRefs(schema), $id: id }, id);
+    exports[module][name] = id;
+    return name;
+  };
+
+  const operations: ServerOperation[] = listOperations(lean).map(({ method, path: route, operationId, operation, parameters }) => {
+    const paramSchema = (where: 'path' | 'query') => {
+      const list = parameters.filter((p) => p.in === where);
+      if (list.length === 0) return null;
+      return add('params', `${operationId}_${where}`, {
+        type: 'object',
+        properties: Object.fromEntries(list.map((p) => [p.name, p.schema ?? {}])),
+        required: list.filter((p) => p.required).map((p) => p.name),
+      });
+    };
+    const requestBody = operation.requestBody ? resolveRef(lean, operation.requestBody) : null;
+    const bodyModule = method === 'patch' ? 'patch-body' : 'body';
+    const responses: ServerOperation['responses'] = {};
+    for (const [status, declared] of Object.entries<any>(operation.responses ?? {})) {
+      const response = resolveRef(lean, declared);
+      const schema = response?.content?.['application/json']?.schema;
+      responses[status] = {
+        validator: schema ? add('check', `${operationId}_${status}`, schema) : null,
+        requiredHeaders: Object.entries<any>(response?.headers ?? {})
+          .filter(([, header]) => resolveRef(lean, header)?.required)
+          .map(([name]) => name.toLowerCase()),
+      };
+    }
+    return {
+      operationId,
+      method: method.toUpperCase(),
+      path: route,
+      pathParams: [...route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+      security: operation.security ?? lean.security ?? [],
+      parameters: { path: paramSchema('path'), query: paramSchema('query') },
+      body: requestBody
+        ? {
+            required: requestBody.required === true,
+            mediaTypes: Object.keys(requestBody.content ?? {}),
+            module: bodyModule,
+            validator: add(bodyModule, operationId, requestBody.content?.['application/json']?.schema ?? {}),
+          }
+        : null,
+      responses,
+    };
+  });
+
+  for (const name of Object.keys(lean.components?.schemas ?? {})) {
+    exports.check[`component_${name}`] = `${DOCUMENT_ID}#/components/schemas/${name}`;
+  }
+  // Every branch of every union, so that a failed oneOf/anyOf can be re-checked branch by
+  // branch and the branch the input came closest to reported (see the emulator's
+  // validation-errors.ts). A branch is found again by its canonical JSON.
+  const branches = new Map<string, { validator: string; title: string | null }>();
+  visitSchemas(lean, (schema) => {
+    for (const keyword of ['oneOf', 'anyOf'] as const) {
+      for (const branch of schema[keyword] ?? []) {
+        const key = branchKey(branch);
+        if (branches.has(key)) continue;
+        const resolved = resolveRef(lean, branch);
+        const title = resolved?.type === 'null' ? 'null' : (resolved?.title ?? null);
+        branches.set(key, { validator: add('check', `branch_${branches.size}`, branch), title });
+      }
+    }
+  });
+
+  const dir = path.join(outDir, api);
+  for (const module of Object.keys(MODULES) as ModuleName[]) {
+    for (const id of Object.values(exports[module])) ajvs[module].getSchema(id);
+    const code = `${HEADER}${standaloneCode(ajvs[module], exports[module])}\n`;
+    for (const target of [dir, ...(distDir ? [path.join(distDir, api)] : [])]) writeFile(path.join(target, `${module}.cjs`), code);
+  }
+  writeFile(path.join(dir, 'operations.ts'), operationsModule(lean, operations, branches));
+  writeFile(path.join(dir, 'contract.ts'), renderContractModule(spec));
+  const config = await loadConfig({ configPath: REDOCLY_CONFIG });
+  writeFile(path.join(dir, 'server-types.ts'), await generateTypes(serverView(spec), config, SERVER_TYPEGEN_OPTIONS));
+  console.log(`${api}: server artifacts in ${path.relative(process.cwd(), dir)} (${Math.round(performance.now() - started)} ms)`);
+}
+
+/**
+ * The document as a server sees requests after validation: a parameter with a default is always
+ * there (openapi-typescript's defaultNonNullable covers schema properties, not parameters).
+ */
+function serverView(spec: OpenApiDocument): OpenApiDocument {
+  const view = structuredClone(spec);
+  const defaulted = (parameter: any) => {
+    const resolved = resolveRef(view, parameter);
+    if (resolved && !resolved.required && resolveRef(view, resolved.schema)?.default !== undefined) resolved.required = true;
+  };
+  for (const parameter of Object.values<any>(view.components?.parameters ?? {})) defaulted(parameter);
+  for (const { parameters } of listOperations(view)) parameters.forEach(defaulted);
+  return view;
+}
+
+const HEADER = '// Generated by `agentplane-spec server-artifacts` from the bundled spec. Do not edit.\n';
+
+/** The canonical key of a union branch: its JSON with object keys sorted and references made local. */
+export function branchKey(branch: unknown): string {
+  const canonical = (value: unknown): string => {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value);
+    if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => {
+        const item = (value as Record<string, unknown>)[key];
+        const local = key === '$ref' && typeof item === 'string' && item.startsWith(DOCUMENT_ID) ? item.slice(DOCUMENT_ID.length) : item;
+        return `${JSON.stringify(key)}:${canonical(local)}`;
+      })
+      .join(',')}}`;
+  };
+  return canonical(branch);
+}
+
+function createAjv(spec: OpenApiDocument, options: object): Ajv2020 {
+  // `verbose` puts a failed union's branches and input on its error (see validation-errors.ts).
+  // inlineRefs off: a component referenced from many places is one function, not many copies.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, inlineRefs: false, code: { source: true }, ...options });
+  addFormats(ajv);
+  ajv.addSchema({ ...spec, $id: DOCUMENT_ID }, DOCUMENT_ID);
+  return ajv;
+}
+
+/** Calls `visit` on every schema object reachable in the document's components and operations. */
+function visitSchemas(spec: OpenApiDocument, visit: (schema: Record<string, any>) => void): void {
+  const seen = new Set<object>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    visit(node as Record<string, any>);
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(spec.components);
+  walk(spec.paths);
+}
+
+function operationsModule(
+  spec: OpenApiDocument,
+  operations: ServerOperation[],
+  branches: Map<string, { validator: string; title: string | null }>,
+): string {
+  const securitySchemes = Object.fromEntries(
+    Object.entries<any>(spec.components?.securitySchemes ?? {}).map(([name, scheme]) => {
+      const resolved = resolveRef(spec, scheme);
+      return [
+        name,
+        {
+          type: resolved.type,
+          ...(resolved.in ? { in: resolved.in } : {}),
+          ...(resolved.name ? { name: resolved.name } : {}),
+          ...(resolved.scheme ? { scheme: resolved.scheme } : {}),
+        },
+      ];
+    }),
+  );
+  const table = {
+    operations: Object.fromEntries(operations.map((op) => [op.operationId, op])),
+    securitySchemes,
+    branches: Object.fromEntries(branches),
+  };
+  return `${HEADER}// The operations of the API as its server routes, validates and answers them.\nexport const api = ${JSON.stringify(table, null, 2)} as const;\n`;
+}
