@@ -1,6 +1,6 @@
 // @agentplane/agent-server: the typed client of the agentplane agent server thread API.
 
-export { ApiError, type RetryOptions, unwrap, type ValidationIssue } from '@agentplane/client-core';
+export { ApiError, type ErrorBody, isApiError, type RetryOptions, unwrap, type ValidationIssue } from '@agentplane/client-core';
 export { type AgentServerClient, type AgentServerClientOptions, createAgentServerClient, isSafeToRepeat } from './client.js';
 // paths, components, operations, and every schema by its component name (Deployment,
 // HTTPValidationError, ...), as openapi-typescript generates them.

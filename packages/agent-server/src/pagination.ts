@@ -4,11 +4,13 @@
 //   iterateHistory: a thread's whole history, newest first, by `before` = the last checkpoint
 //   of the previous page; stops at a short page.
 import { unwrap } from '@agentplane/client-core';
+import { checkPageSize, paginate } from '@agentplane/client-core/internal';
 import type { AgentServerClient } from './client.js';
+import { ThreadHistoryQuerySchema, ThreadSearchSchema } from './generated/contract.js';
 import type { Thread, ThreadHistoryQuery, ThreadSearch, ThreadState } from './generated/openapi.js';
 
 export interface PageOptions {
-  /** Items per request (1–1000, default 100). */
+  /** Items per request, within the bounds of the operation's `limit` (1–1000; default 100). */
   pageSize?: number;
   signal?: AbortSignal;
 }
@@ -18,16 +20,17 @@ export async function* iterateThreads(
   search: Omit<ThreadSearch, 'limit' | 'offset'> = {},
   { pageSize = 100, signal }: PageOptions = {},
 ): AsyncGenerator<Thread, void, undefined> {
-  checkPageSize(pageSize);
-  let offset = 0;
-  for (;;) {
-    const result = await client.POST('/threads/search', { body: { ...search, limit: pageSize, offset }, ...(signal ? { signal } : {}) });
-    const page = unwrap(result);
-    yield* page;
-    offset += page.length;
-    const total = result.response.headers.get('x-pagination-total');
-    if (page.length < pageSize || (total !== null && offset >= Number(total))) return;
-  }
+  checkPageSize(pageSize, ThreadSearchSchema.properties.limit);
+  yield* paginate({
+    start: 0,
+    fetchPage: async (offset: number) => {
+      const result = await client.POST('/threads/search', { body: { ...search, limit: pageSize, offset }, ...(signal ? { signal } : {}) });
+      const items = unwrap(result);
+      const read = offset + items.length;
+      const total = result.response.headers.get('x-pagination-total');
+      return { items, next: items.length < pageSize || (total !== null && read >= Number(total)) ? undefined : read };
+    },
+  });
 }
 
 export async function* iterateHistory(
@@ -36,21 +39,20 @@ export async function* iterateHistory(
   query: Omit<ThreadHistoryQuery, 'limit'> = {},
   { pageSize = 100, signal }: PageOptions = {},
 ): AsyncGenerator<ThreadState, void, undefined> {
-  checkPageSize(pageSize);
-  let before = query.before;
-  for (;;) {
-    const body: ThreadHistoryQuery = { ...query, limit: pageSize, ...(before !== undefined ? { before } : {}) };
-    const page = unwrap(
-      await client.POST('/threads/{thread_id}/history', { params: { path: { thread_id: threadId } }, body, ...(signal ? { signal } : {}) }),
-    );
-    yield* page;
-    const last = page.at(-1);
-    if (page.length < pageSize || !last?.checkpoint_id) return;
-    before = last.checkpoint_id;
-  }
-}
-
-function checkPageSize(pageSize: number): void {
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000)
-    throw new RangeError(`pageSize must be an integer from 1 to 1000, got ${pageSize}`);
+  checkPageSize(pageSize, ThreadHistoryQuerySchema.properties.limit);
+  yield* paginate<ThreadState, { before: ThreadHistoryQuery['before'] }>({
+    start: { before: query.before },
+    fetchPage: async ({ before }) => {
+      const body: ThreadHistoryQuery = { ...query, limit: pageSize, ...(before !== undefined ? { before } : {}) };
+      const items = unwrap(
+        await client.POST('/threads/{thread_id}/history', {
+          params: { path: { thread_id: threadId } },
+          body,
+          ...(signal ? { signal } : {}),
+        }),
+      );
+      const last = items.at(-1)?.checkpoint_id;
+      return { items, next: items.length < pageSize || !last ? undefined : { before: last } };
+    },
+  });
 }

@@ -2,16 +2,8 @@
 
 import { json } from '@agentplane/openapi-toolkit/testing';
 import { describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  createAgentServerClient,
-  isSafeToRepeat,
-  iterateHistory,
-  iterateThreads,
-  type Thread,
-  type ThreadState,
-  unwrap,
-} from '../src/index.js';
+import type { Thread, ThreadState } from '../src/index.js';
+import { ApiError, createAgentServerClient, isSafeToRepeat, iterateHistory, iterateThreads, unwrap } from '../src/index.js';
 
 const THREAD_ID = '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
 const fastRetry = { baseDelayMs: 1, random: () => 0 };

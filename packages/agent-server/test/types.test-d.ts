@@ -1,7 +1,8 @@
 // Type tests, checked by `npm run typecheck` (tsc): each `@ts-expect-error` line must fail to
 // compile, and tsc fails if one of them ever compiles. Never executed.
 import { expectTypeOf } from 'vitest';
-import { createAgentServerClient, iterateHistory, type Message, type Thread, type ThreadState } from '../src/index.js';
+import type { Message, Thread, ThreadState } from '../src/index.js';
+import { createAgentServerClient, iterateHistory } from '../src/index.js';
 
 export async function typeTests() {
   const client = createAgentServerClient({ baseUrl: 'http://as.test' });

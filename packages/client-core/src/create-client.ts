@@ -9,8 +9,10 @@ import createClient, { createQuerySerializer } from 'openapi-fetch';
 import { headersMiddleware } from './auth.js';
 import { OutgoingRequest, sendRequest } from './outgoing-request.js';
 import { pathSerializer } from './path-serializer.js';
-import { createRetryingFetch, type IsRetryable, type RetryOptions } from './retry.js';
-import { type StrictClient, strict } from './strict-client.js';
+import type { IsRetryable, RetryOptions } from './retry.js';
+import { createRetryingFetch } from './retry.js';
+import type { StrictClient } from './strict-client.js';
+import { strict } from './strict-client.js';
 
 /** A fetch supplied by the user; it always receives a real Request. */
 export type UserFetch = (input: Request) => Promise<Response>;

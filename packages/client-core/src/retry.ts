@@ -5,7 +5,8 @@
 // safe to repeat (the caller's `isRetryable` decides, per API). Delays grow exponentially with
 // full jitter, and a `Retry-After` header wins, up to a cap. An aborted signal stops everything.
 
-import { isReusable, type RequestLike } from './outgoing-request.js';
+import type { RequestLike } from './outgoing-request.js';
+import { isReusable } from './outgoing-request.js';
 
 export interface RetryOptions {
   /** Total attempts, the first included (default 3; 1 means no retry). */

@@ -2,7 +2,8 @@
 // everything the call said, stay compatible with middleware, and give a user-supplied fetch a
 // real Request.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient, OutgoingRequest, sendRequest } from '../src/index.js';
+import { createApiClient } from '../src/create-client.js';
+import { OutgoingRequest, sendRequest } from '../src/outgoing-request.js';
 
 type TestPaths = {
   '/items/{id}': {

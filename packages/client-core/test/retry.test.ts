@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RequestLike } from '../src/outgoing-request.js';
-import { backoffDelay, createRetryingFetch, type FetchLike, parseRetryAfter, type RetryOptions } from '../src/retry.js';
+import type { FetchLike, RetryOptions } from '../src/retry.js';
+import { backoffDelay, createRetryingFetch, parseRetryAfter } from '../src/retry.js';
 
 /** A fetch that answers from a script: a status number, a Response, or an Error to throw. */
 function scripted(steps: (number | Response | Error)[]) {

@@ -3,7 +3,7 @@
 // query serializer (made once instead of per call) for every style, with per-call options too.
 import { createQuerySerializer, defaultPathSerializer } from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from '../src/index.js';
+import { createApiClient } from '../src/create-client.js';
 import { pathSerializer } from '../src/path-serializer.js';
 
 const cases: [string, Record<string, unknown>][] = [

@@ -1,7 +1,9 @@
 // The control plane client: openapi-fetch typed by the generated `paths` (assembled by
-// client-core), the credential as middleware. Only GETs are retried: a repeated create or
-// update could make a second deployment or revision.
-import { type BaseClientOptions, createApiClient, type StrictClient } from '@agentplane/client-core';
+// client-core), the credential as middleware, retries as the spec's operations allow (only
+// reads: a repeated create or update could make a second deployment or revision).
+import type { BaseClientOptions, StrictClient } from '@agentplane/client-core';
+import { createApiClient, retryPolicyFor } from '@agentplane/client-core/internal';
+import { operations } from './generated/contract.js';
 import type { paths } from './generated/openapi.js';
 
 /** Exactly one credential: an API key (every operation), a tenant ID or a bearer token (getRevision only). */
@@ -19,7 +21,7 @@ export type ControlPlaneClient = StrictClient<paths>;
 export function createControlPlaneClient(options: ControlPlaneClientOptions): ControlPlaneClient {
   return createApiClient<paths>(options, {
     credentials: credentialsToHeaders(options),
-    isRetryable: (request) => request.method === 'GET' || request.method === 'HEAD',
+    isRetryable: retryPolicyFor(operations),
   });
 }
 

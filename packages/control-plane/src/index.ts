@@ -1,6 +1,6 @@
 // @agentplane/control-plane: the typed client of the agentplane control plane API.
 
-export { ApiError, type RetryOptions, unwrap, type ValidationIssue } from '@agentplane/client-core';
+export { ApiError, type ErrorBody, isApiError, type RetryOptions, unwrap, type ValidationIssue } from '@agentplane/client-core';
 export {
   type ControlPlaneClient,
   type ControlPlaneClientOptions,

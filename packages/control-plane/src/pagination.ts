@@ -5,11 +5,13 @@
 // An entry seen on an earlier page is not yielded again: an item created while paging shifts
 // the later pages by one, which would otherwise repeat an entry.
 import { unwrap } from '@agentplane/client-core';
+import { checkPageSize, paginate } from '@agentplane/client-core/internal';
 import type { ControlPlaneClient } from './client.js';
+import { LimitParameter } from './generated/contract.js';
 import type { Deployment, operations, Revision } from './generated/openapi.js';
 
 export interface PageOptions {
-  /** Items per request (1–100, default 100). */
+  /** Items per request (the bounds of the listings' `limit`: 1–100; default 100). */
   pageSize?: number;
   signal?: AbortSignal;
 }
@@ -22,10 +24,9 @@ export type ListRevisionsFilter = Omit<NonNullable<operations['listRevisions']['
 export async function* iterateDeployments(
   client: ControlPlaneClient,
   filter: ListDeploymentsFilter = {},
-  { pageSize = 100, signal }: PageOptions = {},
+  { pageSize = LimitParameter.schema.maximum, signal }: PageOptions = {},
 ): AsyncGenerator<Deployment, void, undefined> {
-  checkPageSize(pageSize);
-  yield* pages(
+  yield* offsetPages(
     pageSize,
     async (offset) =>
       unwrap(
@@ -38,10 +39,9 @@ export async function* iterateRevisions(
   client: ControlPlaneClient,
   deploymentId: string,
   filter: ListRevisionsFilter = {},
-  { pageSize = 100, signal }: PageOptions = {},
+  { pageSize = LimitParameter.schema.maximum, signal }: PageOptions = {},
 ): AsyncGenerator<Revision, void, undefined> {
-  checkPageSize(pageSize);
-  yield* pages(
+  yield* offsetPages(
     pageSize,
     async (offset) =>
       unwrap(
@@ -70,25 +70,18 @@ export async function findDeploymentByName(
   return undefined;
 }
 
-async function* pages<T extends { id: string }>(
+/** limit/offset pages, checked against the spec's bounds of `limit` before any request; a short page is the last. */
+async function* offsetPages<Item extends { id: string }>(
   pageSize: number,
-  fetchPage: (offset: number) => Promise<T[]>,
-): AsyncGenerator<T, void, undefined> {
-  const seen = new Set<string>();
-  let offset = 0;
-  for (;;) {
-    const page = await fetchPage(offset);
-    for (const item of page) {
-      if (seen.has(item.id)) continue;
-      seen.add(item.id);
-      yield item;
-    }
-    if (page.length < pageSize) return;
-    offset += page.length;
-  }
-}
-
-function checkPageSize(pageSize: number): void {
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)
-    throw new RangeError(`pageSize must be an integer from 1 to 100, got ${pageSize}`);
+  fetchPage: (offset: number) => Promise<Item[]>,
+): AsyncGenerator<Item, void, undefined> {
+  checkPageSize(pageSize, LimitParameter.schema);
+  yield* paginate({
+    start: 0,
+    key: (item) => item.id,
+    fetchPage: async (offset) => {
+      const items = await fetchPage(offset);
+      return { items, next: items.length < pageSize ? undefined : offset + items.length };
+    },
+  });
 }

@@ -4,23 +4,30 @@
 // outlast the client's own retries) never ends the wait; a 4xx (bad credentials, unknown IDs)
 // does, at once, because polling again cannot fix it. The timeout bounds the whole wait, a poll
 // the server never answers included.
-import { ApiError, sleep, unwrap } from '@agentplane/client-core';
+import { ApiError, unwrap } from '@agentplane/client-core';
+import { sleep } from '@agentplane/client-core/internal';
 import type { ControlPlaneClient } from './client.js';
+import { RevisionStatusSchema } from './generated/contract.js';
 import type { Deployment, DeploymentCreate, DeploymentUpdate, Revision, RevisionStatus } from './generated/openapi.js';
 
-/** Statuses after which a revision never changes again. */
-export const REVISION_SUCCESS_STATUS = 'DEPLOYED' satisfies RevisionStatus;
-export const REVISION_FAILURE_STATUSES = [
-  'CREATE_FAILED',
-  'BUILD_FAILED',
-  'DEPLOY_FAILED',
-  'INTERRUPTED',
-  'SKIPPED',
-] as const satisfies readonly RevisionStatus[];
-export type RevisionFailureStatus = (typeof REVISION_FAILURE_STATUSES)[number];
+/** The spec's terminal statuses (`x-terminal` of RevisionStatus): the status, and how it ends. */
+const TERMINAL = RevisionStatusSchema['x-terminal'];
+type Terminal = typeof TERMINAL;
+type StatusesEnding<Outcome> = { [Status in keyof Terminal]: Terminal[Status] extends Outcome ? Status : never }[keyof Terminal];
 
+export type RevisionFailureStatus = StatusesEnding<'failure'>;
+/** The status a revision ends in when it was deployed. */
+export const REVISION_SUCCESS_STATUS = statusesEnding('success')[0]!;
+/** The statuses a revision ends in when it was not deployed. */
+export const REVISION_FAILURE_STATUSES: readonly RevisionFailureStatus[] = statusesEnding('failure');
+
+/** Whether a revision in this status never changes again. */
 export function isTerminalRevisionStatus(status: RevisionStatus): boolean {
-  return status === REVISION_SUCCESS_STATUS || (REVISION_FAILURE_STATUSES as readonly string[]).includes(status);
+  return Object.hasOwn(TERMINAL, status);
+}
+
+function statusesEnding<Outcome extends Terminal[keyof Terminal]>(outcome: Outcome): StatusesEnding<Outcome>[] {
+  return (Object.keys(TERMINAL) as (keyof Terminal)[]).filter((status): status is StatusesEnding<Outcome> => TERMINAL[status] === outcome);
 }
 
 /** The revision ended without being deployed. */

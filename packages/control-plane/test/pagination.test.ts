@@ -2,15 +2,8 @@
 
 import { json } from '@agentplane/openapi-toolkit/testing';
 import { describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  createControlPlaneClient,
-  type Deployment,
-  findDeploymentByName,
-  iterateDeployments,
-  iterateRevisions,
-  type Revision,
-} from '../src/index.js';
+import type { Deployment, Revision } from '../src/index.js';
+import { ApiError, createControlPlaneClient, findDeploymentByName, iterateDeployments, iterateRevisions } from '../src/index.js';
 
 const DEPLOYMENT_ID = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
 

@@ -1,14 +1,8 @@
 // Type tests, checked by `npm run typecheck` (tsc): each `@ts-expect-error` line must fail to
 // compile, and tsc fails if one of them ever compiles. Never executed.
 import { expectTypeOf } from 'vitest';
-import {
-  createControlPlaneClient,
-  type Deployment,
-  type DeploymentList,
-  type Revision,
-  type RevisionList,
-  type RevisionStatus,
-} from '../src/index.js';
+import type { Deployment, DeploymentList, Revision, RevisionList, RevisionStatus } from '../src/index.js';
+import { createControlPlaneClient } from '../src/index.js';
 
 export async function typeTests() {
   const client = createControlPlaneClient({ baseUrl: 'http://cp.test', apiKey: 'k' });

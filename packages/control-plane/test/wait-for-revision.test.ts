@@ -2,14 +2,13 @@
 
 import { json } from '@agentplane/openapi-toolkit/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Revision, RevisionStatus } from '../src/index.js';
 import {
   ApiError,
   createControlPlaneClient,
   createDeploymentAndWait,
   REVISION_FAILURE_STATUSES,
-  type Revision,
   RevisionFailedError,
-  type RevisionStatus,
   RevisionTimeoutError,
   updateDeploymentAndWait,
   waitForRevision,
