@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { listOperations, REPO_ROOT } from '@agentplane/openapi-toolkit';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic } from '../src/serve.js';
 import { DIST_DIR, PAGES } from '../src/site.js';

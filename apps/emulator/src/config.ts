@@ -3,45 +3,19 @@
 // Provider and pool records are checked against the control plane spec's own schemas once their
 // generated fields are filled in (see control-plane/tenants.ts), so their rules are not repeated.
 import fs from 'node:fs';
-import { REVISION_FAILURE_STATUSES, type RevisionFailureStatus } from '@agentplane/control-plane';
+import { createRequire } from 'node:module';
 import type { ErrorObject } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import YAML from 'yaml';
+import type { FromSchema } from 'json-schema-to-ts';
+import { RevisionStatusSchema } from './generated/control-plane/contract.js';
 
-/** A configured outcome: any failure status but SKIPPED, which only a newer revision causes. */
-export type RevisionOutcome = Exclude<RevisionFailureStatus, 'SKIPPED'> | 'DEPLOYED';
-export const FAILURE_OUTCOMES = REVISION_FAILURE_STATUSES.filter(
-  (status): status is Exclude<RevisionFailureStatus, 'SKIPPED'> => status !== 'SKIPPED',
-);
+const TERMINAL = RevisionStatusSchema['x-terminal'];
+type Terminal = keyof typeof TERMINAL;
+/** What a revision can be configured to end in: any terminal status but SKIPPED, which only a newer revision causes. */
+export type RevisionOutcome = Exclude<Terminal, 'SKIPPED'>;
+export const REVISION_OUTCOMES = (Object.keys(TERMINAL) as Terminal[]).filter((status): status is RevisionOutcome => status !== 'SKIPPED');
 
-export interface ProviderConfig {
-  provider_id: string;
-  name: string;
-  client_id: string;
-  auth_url: string;
-  token_url: string;
-  [field: string]: unknown;
-}
-export interface PoolConfig {
-  name: string;
-  template_name: string;
-  replicas: number;
-}
-export interface TenantConfig {
-  id: string;
-  organization_id?: string;
-  api_keys: string[];
-  bearer_tokens?: string[];
-  oauth_providers?: ProviderConfig[];
-  sandbox_pools?: PoolConfig[];
-}
-export interface EmulatorConfig {
-  revision_outcomes?: { match: string; status: RevisionOutcome }[];
-  tenants?: TenantConfig[];
-  agent_server?: { api_keys?: string[] };
-}
-
-const CONFIG_SCHEMA = {
+/** The config file's schema; the EmulatorConfig type is derived from it, so the two cannot differ. */
+export const CONFIG_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -54,7 +28,7 @@ const CONFIG_SCHEMA = {
         required: ['match', 'status'],
         properties: {
           match: { type: 'string', minLength: 1, description: "Glob (* and ?) against the revision's image_uri or repo_ref." },
-          status: { enum: [...FAILURE_OUTCOMES, 'DEPLOYED'] },
+          status: { enum: REVISION_OUTCOMES },
         },
       },
     },
@@ -72,10 +46,23 @@ const CONFIG_SCHEMA = {
           bearer_tokens: { type: 'array', items: { type: 'string', minLength: 1 } },
           oauth_providers: {
             type: 'array',
-            items: { type: 'object', required: ['provider_id', 'name', 'client_id', 'auth_url', 'token_url'] },
+            description: "Checked against the spec's OAuthProvider schema once the generated fields are filled in.",
+            items: {
+              type: 'object',
+              required: ['provider_id', 'name', 'client_id', 'auth_url', 'token_url'],
+              properties: {
+                provider_id: { type: 'string' },
+                name: { type: 'string' },
+                client_id: { type: 'string' },
+                auth_url: { type: 'string' },
+                token_url: { type: 'string' },
+                uses_pkce: { type: 'boolean' },
+              },
+            },
           },
           sandbox_pools: {
             type: 'array',
+            description: "Checked against the spec's SandboxPool schema once the generated fields are filled in.",
             items: {
               type: 'object',
               additionalProperties: false,
@@ -100,6 +87,13 @@ const CONFIG_SCHEMA = {
   },
 } as const;
 
+export type EmulatorConfig = FromSchema<typeof CONFIG_SCHEMA>;
+export type TenantConfig = NonNullable<EmulatorConfig['tenants']>[number];
+
+// Ajv and the YAML parser are loaded only when a config is read: the emulator without one
+// starts without them (decision E8).
+const require = createRequire(import.meta.url);
+
 export class ConfigError extends Error {}
 
 export function readConfigFile(file: string): EmulatorConfig {
@@ -111,7 +105,7 @@ export function readConfigFile(file: string): EmulatorConfig {
   }
   let parsed: unknown;
   try {
-    parsed = /\.json$/i.test(file) ? JSON.parse(text) : YAML.parse(text);
+    parsed = /\.json$/i.test(file) ? JSON.parse(text) : (require('yaml') as typeof import('yaml')).parse(text);
   } catch (error) {
     throw new ConfigError(`config ${file} is not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
   }
@@ -119,6 +113,7 @@ export function readConfigFile(file: string): EmulatorConfig {
 }
 
 export function checkConfig(value: unknown, origin = 'config'): EmulatorConfig {
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
   const validate = ajv.compile(CONFIG_SCHEMA);
   if (!validate(value))

@@ -1,19 +1,27 @@
-// Starts the emulator: one SQLite file, and one HTTP server per API whose routes, validation and
-// response checks come from that API's bundled spec.
+// The emulator: one SQLite database and, for each API, the HTTP layer compiled from that API's
+// spec with the handlers of its semantics. `createEmulator` serves both APIs in process, as
+// fetch functions (no port, no socket); `startEmulator` also listens on TCP ports.
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type AgentServerPrincipal, agentServerHandlers } from './agent-server/handlers.js';
+import type { AgentServerPrincipal } from './agent-server/handlers.js';
+import { agentServerHandlers } from './agent-server/handlers.js';
 import { ThreadStore } from './agent-server/thread-store.js';
 import type { EmulatorConfig } from './config.js';
+import { loadContract } from './contract/api-contract.js';
+import { runtimeHandlers } from './contract/handler-types.js';
 import { ControlPlaneStore } from './control-plane/control-plane-store.js';
 import { controlPlaneHandlers } from './control-plane/handlers.js';
-import { controlPlaneSchemes, resolveTenants, seedTenantRecords, type Tenant } from './control-plane/tenants.js';
-import { createApiServer } from './http/api-server.js';
+import type { Tenant } from './control-plane/tenants.js';
+import { controlPlaneSchemes, resolveTenants, seedTenantRecords } from './control-plane/tenants.js';
+import type { ApiHandler } from './http/api-handler.js';
+import { createApiHandler } from './http/api-handler.js';
 import { createAuthenticator } from './http/authenticator.js';
-import { compileApi } from './spec/compile-operations.js';
-import { loadSpec } from './spec/load-specs.js';
-import { type Db, openDatabase } from './store/database.js';
+import type { FetchFunction } from './http/fetch-handler.js';
+import { createFetchHandler } from './http/fetch-handler.js';
+import { createNodeServer } from './http/node-server.js';
+import type { Db } from './store/database.js';
+import { openDatabase } from './store/database.js';
 
 export const DEFAULTS = {
   db: path.join('.agentplane', 'emulator.db'),
@@ -24,14 +32,11 @@ export const DEFAULTS = {
   maxBodyBytes: 10 * 1024 * 1024,
 } as const;
 
+/** What an in-process emulator is made of. */
 export interface EmulatorOptions {
-  /** SQLite file, or `:memory:`. */
+  /** SQLite file, or `:memory:` (the default of createEmulator). */
   db?: string;
   config?: EmulatorConfig;
-  /** 0 picks a free port. */
-  controlPlanePort?: number;
-  agentServerPort?: number;
-  host?: string;
   /** How long each revision status lasts. */
   revisionStepMs?: number;
   /** Check every answer against the spec (default: on unless NODE_ENV is `production`). */
@@ -43,51 +48,127 @@ export interface EmulatorOptions {
   now?: () => number;
 }
 
+/** One API served in process. */
+export interface InProcessApi {
+  /** A base URL for clients; the fetch function does not look at its host. */
+  url: string;
+  /** A fetch implementation that answers from the emulator, with no network. */
+  fetch: FetchFunction;
+}
+
+export interface Emulator {
+  controlPlane: InProcessApi;
+  agentServer: InProcessApi;
+  /** The API key of the default tenant, when no config defines tenants. */
+  defaultApiKey?: string;
+  /** Closes the database. */
+  close(): void;
+}
+
+/**
+ * A fresh emulator of both APIs in this process, on an in-memory database unless `db` says
+ * otherwise: hand `agentServer.fetch` (or `controlPlane.fetch`) and its `url` to any client that
+ * takes a fetch implementation.
+ */
+export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  const core = createCore({ ...options, db: options.db ?? ':memory:' });
+  const inProcess = (handle: ApiHandler, url: string): InProcessApi => ({ url, fetch: createFetchHandler(handle, core) });
+  return {
+    controlPlane: inProcess(core.controlPlane, 'http://control-plane.emulator.invalid'),
+    agentServer: inProcess(core.agentServer, 'http://agent-server.emulator.invalid'),
+    ...(core.defaultApiKey ? { defaultApiKey: core.defaultApiKey } : {}),
+    close: () => core.db.close(),
+  };
+}
+
+export interface StartOptions extends EmulatorOptions {
+  /** 0 picks a free port. */
+  controlPlanePort?: number;
+  agentServerPort?: number;
+  host?: string;
+}
+
 export interface RunningEmulator {
   controlPlaneUrl: string;
   agentServerUrl: string;
   /** The API key of the default tenant, when no config defines tenants. */
   defaultApiKey?: string;
-  db: Db;
-  threads: ThreadStore;
   close(): Promise<void>;
 }
 
-export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+/** The emulator on TCP ports (the CLI's). `db` defaults to `.agentplane/emulator.db`. */
+export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
+  const core = createCore({ ...options, db: options.db ?? DEFAULTS.db });
+  const controlPlane = createNodeServer(core.controlPlane, core);
+  const agentServer = createNodeServer(core.agentServer, core);
+  const host = options.host ?? DEFAULTS.host;
+  try {
+    const [controlPlaneUrl, agentServerUrl] = await Promise.all([
+      listen(controlPlane, options.controlPlanePort ?? DEFAULTS.controlPlanePort, host),
+      listen(agentServer, options.agentServerPort ?? DEFAULTS.agentServerPort, host),
+    ]);
+    let closed: Promise<void> | undefined;
+    return {
+      controlPlaneUrl,
+      agentServerUrl,
+      ...(core.defaultApiKey ? { defaultApiKey: core.defaultApiKey } : {}),
+      close() {
+        closed ??= Promise.all([stop(controlPlane), stop(agentServer)]).then(() => void core.db.close());
+        return closed;
+      },
+    };
+  } catch (error) {
+    await Promise.all([stop(controlPlane), stop(agentServer)]);
+    core.db.close();
+    throw error;
+  }
+}
+
+interface Core {
+  db: Db;
+  controlPlane: ApiHandler;
+  agentServer: ApiHandler;
+  defaultApiKey: string | undefined;
+  maxBodyBytes: number;
+}
+
+/** The database and both APIs' handlers, with no transport. */
+function createCore(options: EmulatorOptions & { db: string }): Core {
   const config = options.config ?? {};
-  const db = openDatabase(options.db ?? DEFAULTS.db);
+  const db = openDatabase(options.db);
   try {
     const onError = options.onError ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`));
     const validateResponses = options.validateResponses ?? process.env.NODE_ENV !== 'production';
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+    const common = { validateResponses, maxBodyBytes, onContractViolation: onError };
 
-    const controlPlaneApi = compileApi(loadSpec('control-plane'));
+    const controlPlaneContract = loadContract('control-plane');
     const controlPlaneStore = new ControlPlaneStore(db);
     const { tenants, generatedKey } = resolveTenants(config, db);
-    seedTenantRecords(tenants, controlPlaneStore, controlPlaneApi);
-    const controlPlane = createApiServer<Tenant>({
-      api: controlPlaneApi,
-      handlers: controlPlaneHandlers(controlPlaneStore, {
-        revisionStepMs: options.revisionStepMs ?? DEFAULTS.revisionStepMs,
-        revisionOutcomes: config.revision_outcomes ?? [],
-        now: options.now,
-      }),
+    seedTenantRecords(tenants, controlPlaneStore, controlPlaneContract);
+    const controlPlane = createApiHandler<Tenant>({
+      ...common,
+      contract: controlPlaneContract,
+      handlers: runtimeHandlers(
+        controlPlaneHandlers(controlPlaneStore, {
+          revisionStepMs: options.revisionStepMs ?? DEFAULTS.revisionStepMs,
+          revisionOutcomes: config.revision_outcomes ?? [],
+          now: options.now,
+        }),
+      ),
       authenticator: createAuthenticator<Tenant>({
         schemes: controlPlaneSchemes(tenants),
         anonymous: { id: '' },
         requireCredentials: true,
       }),
-      validateResponses,
-      maxBodyBytes,
-      onContractViolation: onError,
     });
 
-    const agentServerApi = compileApi(loadSpec('agent-server'));
-    const threads = new ThreadStore(db);
+    const agentServerContract = loadContract('agent-server');
     const agentKeys = new Set(config.agent_server?.api_keys ?? []);
-    const agentServer = createApiServer<AgentServerPrincipal>({
-      api: agentServerApi,
-      handlers: agentServerHandlers(threads, agentServerApi),
+    const agentServer = createApiHandler<AgentServerPrincipal>({
+      ...common,
+      contract: agentServerContract,
+      handlers: runtimeHandlers(agentServerHandlers(new ThreadStore(db), agentServerContract)),
       authenticator: createAuthenticator<AgentServerPrincipal>({
         schemes: {
           ApiKeyAuth: {
@@ -99,32 +180,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         anonymous: { anonymous: true },
         requireCredentials: agentKeys.size > 0,
       }),
-      validateResponses,
-      maxBodyBytes,
-      onContractViolation: onError,
     });
-
-    const host = options.host ?? DEFAULTS.host;
-    const [controlPlaneUrl, agentServerUrl] = await Promise.all([
-      listen(controlPlane, options.controlPlanePort ?? DEFAULTS.controlPlanePort, host),
-      listen(agentServer, options.agentServerPort ?? DEFAULTS.agentServerPort, host),
-    ]).catch(async (error) => {
-      await Promise.all([stop(controlPlane), stop(agentServer)]);
-      throw error;
-    });
-
-    let closed: Promise<void> | undefined;
-    return {
-      controlPlaneUrl,
-      agentServerUrl,
-      ...(generatedKey ? { defaultApiKey: generatedKey } : {}),
-      db,
-      threads,
-      close() {
-        closed ??= Promise.all([stop(controlPlane), stop(agentServer)]).then(() => void db.close());
-        return closed;
-      },
-    };
+    return { db, controlPlane, agentServer, defaultApiKey: generatedKey, maxBodyBytes };
   } catch (error) {
     db.close();
     throw error;

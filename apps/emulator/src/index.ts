@@ -1,6 +1,15 @@
-// @agentplane/emulator: start the emulator from code (tests, fixtures) as the CLI does.
-
-export { stampCheckpoints } from './agent-server/handlers.js';
-export { planSupersteps } from './agent-server/supersteps.js';
+// @agentplane/emulator: both agentplane APIs from code, as the CLI serves them.
+//   createEmulator(): in process, as fetch functions (no port); one per test is cheap.
+//   startEmulator():  on TCP ports.
 export { ConfigError, checkConfig, type EmulatorConfig, readConfigFile } from './config.js';
-export { DEFAULTS, type EmulatorOptions, type RunningEmulator, startEmulator } from './emulator.js';
+export {
+  createEmulator,
+  DEFAULTS,
+  type Emulator,
+  type EmulatorOptions,
+  type InProcessApi,
+  type RunningEmulator,
+  type StartOptions,
+  startEmulator,
+} from './emulator.js';
+export type { FetchFunction } from './http/fetch-handler.js';

@@ -1,7 +1,8 @@
 // The `agentplane-emulator` bin as users run it: the ready line, a clean stop on SIGINT and
 // SIGTERM, a restart on the same file that resumes (data and the default tenant's key kept),
 // config files in YAML and JSON, and clear refusals of bad flags and bad configs.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -191,7 +192,7 @@ describe('agentplane-emulator', () => {
     expect(code).toBe(2);
     const lines = output.split('\n').map((line) => line.trim());
     expect(lines).toContain(
-      'revision_outcomes[0].status: "FAILED" is not allowed; use one of CREATE_FAILED, BUILD_FAILED, DEPLOY_FAILED, INTERRUPTED, DEPLOYED',
+      'revision_outcomes[0].status: "FAILED" is not allowed; use one of DEPLOYED, CREATE_FAILED, BUILD_FAILED, DEPLOY_FAILED, INTERRUPTED',
     );
     expect(lines).toContain(
       'tenants[0].apikeys: unknown key; allowed here: id, organization_id, api_keys, bearer_tokens, oauth_providers, sandbox_pools',

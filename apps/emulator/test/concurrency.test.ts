@@ -5,11 +5,13 @@
 // parallel deployment creates with one name and parallel patches of one deployment leave one
 // deployment and one revision per patch. Requests go through the typed clients over real sockets,
 // all in flight at once.
-import type { Superstep, Thread, ThreadState } from '@agentplane/agent-server';
-import { type AgentServerClient, createAgentServerClient } from '@agentplane/agent-server';
-import { type ControlPlaneClient, createControlPlaneClient } from '@agentplane/control-plane';
+import type { AgentServerClient, Superstep, Thread, ThreadState } from '@agentplane/agent-server';
+import { createAgentServerClient } from '@agentplane/agent-server';
+import type { ControlPlaneClient } from '@agentplane/control-plane';
+import { createControlPlaneClient } from '@agentplane/control-plane';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './support/harness.js';
+import type { TestEmulator } from './support/harness.js';
+import { startTestEmulator } from './support/harness.js';
 
 let emulator: TestEmulator;
 let agent: AgentServerClient;

@@ -1,15 +1,8 @@
 // The control plane's rules and the revision lifecycle simulator, through the real typed client:
 // tenants and credentials, deployments (create/get/patch and every rule of decisions C3–C5), revisions
 // walking to their configured outcome, supersession, active_revision_id, pools and providers.
-import {
-  createDeploymentAndWait,
-  type DeploymentCreate,
-  type HTTPValidationError,
-  isTerminalRevisionStatus,
-  RevisionFailedError,
-  type RevisionStatus,
-  waitForRevision,
-} from '@agentplane/control-plane';
+import type { DeploymentCreate, HTTPValidationError, RevisionStatus } from '@agentplane/control-plane';
+import { createDeploymentAndWait, isTerminalRevisionStatus, RevisionFailedError, waitForRevision } from '@agentplane/control-plane';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from './emulator-fixture.js';
 

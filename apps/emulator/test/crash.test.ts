@@ -5,7 +5,8 @@
 // values and full history, the deployment with its latest revision. Writes that were in flight
 // when it died may or may not exist, but nothing beyond what was sent. Several rounds kill it at
 // different moments of the load, each restart checking everything acknowledged so far.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -4,7 +4,8 @@ import { createAgentServerClient } from '@agentplane/agent-server';
 import { createControlPlaneClient } from '@agentplane/control-plane';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { EmulatorConfig } from '../src/config.js';
-import { type RunningEmulator, startEmulator } from '../src/emulator.js';
+import type { RunningEmulator } from '../src/emulator.js';
+import { startEmulator } from '../src/emulator.js';
 
 export interface Fixture {
   emulator: RunningEmulator;

@@ -19,17 +19,8 @@
 import { listOperations, resolveRef } from '@agentplane/openapi-toolkit';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ApiName,
-  jsonRequest,
-  type RawRequest,
-  type RawResponse,
-  rawRequest,
-  rawSocketExchange,
-  specOf,
-  startTestEmulator,
-  type TestEmulator,
-} from './support/harness.js';
+import type { ApiName, RawRequest, RawResponse, TestEmulator } from './support/harness.js';
+import { jsonRequest, rawRequest, rawSocketExchange, specOf, startTestEmulator } from './support/harness.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_120);
 const MAX_BODY = 10 * 1024 * 1024;

@@ -1,13 +1,12 @@
 // The HTTP layer's answers to requests that never reach a handler (unknown routes, wrong methods,
 // content types, invalid or deep JSON, oversized bodies, missing bodies), the agent server's
 // optional API key, and the loud failure when a handler answers against the spec.
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createApiServer } from '../src/http/api-server.js';
+import { loadContract } from '../src/contract/api-contract.js';
+import type { AnyHandlers, RawAnswer } from '../src/contract/handler-types.js';
+import { createApiHandler } from '../src/http/api-handler.js';
 import { createAuthenticator } from '../src/http/authenticator.js';
-import { compileApi } from '../src/spec/compile-operations.js';
-import { loadSpec } from '../src/spec/load-specs.js';
+import { createFetchHandler } from '../src/http/fetch-handler.js';
 import { useEmulator } from './emulator-fixture.js';
 
 const f = useEmulator({ config: { agent_server: { api_keys: ['agent-key'] } } });
@@ -74,62 +73,43 @@ describe('transport-level errors', () => {
 });
 
 describe('response validation', () => {
-  it('turns an answer that breaks the spec into a loud 500 and reports it', async () => {
-    const api = compileApi(loadSpec('agent-server'));
-    const reported: string[] = [];
-    const handlers = Object.fromEntries(
-      api.operations.map((op) => [op.operationId, () => ({ status: 200, body: { thread_id: 'not-a-uuid' } })]),
-    );
-    const server = createApiServer({
-      api,
+  const anonymous = createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false });
+  /** The agent server's HTTP layer with every handler answering `answer`, reached in process. */
+  const layerAnswering = (answer: RawAnswer, validateResponses: boolean, reported: string[] = []) => {
+    const contract = loadContract('agent-server');
+    const handlers: AnyHandlers<object> = Object.fromEntries(contract.operations.map((op) => [op.operationId, () => answer]));
+    const handle = createApiHandler({
+      contract,
       handlers,
-      authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }),
-      validateResponses: true,
+      authenticator: anonymous,
+      validateResponses,
       maxBodyBytes: 1024,
-      onContractViolation: (message) => reported.push(message),
+      onContractViolation: (m) => reported.push(m),
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const answer = await fetch(`${url}/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f`);
-      expect(answer.status).toBe(500);
-      expect((await answer.json()).detail).toMatch(/contract violation: getThread answered 200/);
-      expect(reported).toHaveLength(1);
-      expect(reported[0]).toMatch(/must have required property 'created_at'|must match format "uuid"/);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+    return createFetchHandler(handle, { maxBodyBytes: 1024 });
+  };
+
+  it('turns an answer that breaks the spec into a loud 500 and reports it', async () => {
+    const reported: string[] = [];
+    const fetchLayer = layerAnswering({ status: 200, body: { thread_id: 'not-a-uuid' } }, true, reported);
+    const answer = await fetchLayer('http://agent-server.test/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f');
+    expect(answer.status).toBe(500);
+    expect((await answer.json()).detail).toMatch(/contract violation: getThread answered 200/);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatch(/must have required property 'created_at'|must match format "uuid"/);
   });
 
   it('refuses to start when handlers and spec operations differ', () => {
-    const api = compileApi(loadSpec('control-plane'));
-    expect(() =>
-      createApiServer({
-        api,
-        handlers: { getDeployment: () => ({ status: 200 }), listWidgets: () => ({ status: 200 }) },
-        authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }),
-        validateResponses: true,
-        maxBodyBytes: 1,
-      }),
-    ).toThrow(/missing [^;]*createDeployment[^;]*; not in the spec listWidgets/);
+    const contract = loadContract('control-plane');
+    const handlers = { getDeployment: () => ({ status: 200 }), listWidgets: () => ({ status: 200 }) };
+    expect(() => createApiHandler({ contract, handlers, authenticator: anonymous, validateResponses: true, maxBodyBytes: 1 })).toThrow(
+      /missing [^;]*createDeployment[^;]*; not in the spec listWidgets/,
+    );
   });
 
   it('is off in production mode: answers pass through unchecked', async () => {
-    const api = compileApi(loadSpec('agent-server'));
-    const handlers = Object.fromEntries(api.operations.map((op) => [op.operationId, () => ({ status: 200, body: { anything: true } })]));
-    const server: http.Server = createApiServer({
-      api,
-      handlers,
-      authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }),
-      validateResponses: false,
-      maxBodyBytes: 1024,
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f`);
-      expect(answer.status).toBe(200);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+    const fetchLayer = layerAnswering({ status: 200, body: { anything: true } }, false);
+    const answer = await fetchLayer('http://agent-server.test/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f');
+    expect(answer.status).toBe(200);
   });
 });

@@ -5,7 +5,8 @@
 // object, search's `limit`/`offset`) are asserted, not assumed.
 import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isUuid, startTestEmulator, type TestEmulator } from './support/harness.js';
+import type { TestEmulator } from './support/harness.js';
+import { isUuid, startTestEmulator } from './support/harness.js';
 
 interface WireRecord {
   method: string;

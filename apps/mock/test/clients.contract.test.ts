@@ -1,8 +1,10 @@
 // The real typed clients against the Prism mocks: every operation of both APIs, for every
 // status the spec documents, answers as the spec says, and the client surfaces it as typed
 // data (2xx) or a typed error (the rest).
-import { type AgentServerClient, createAgentServerClient } from '@agentplane/agent-server';
-import { type ControlPlaneClient, createControlPlaneClient } from '@agentplane/control-plane';
+import type { AgentServerClient } from '@agentplane/agent-server';
+import { createAgentServerClient } from '@agentplane/agent-server';
+import type { ControlPlaneClient } from '@agentplane/control-plane';
+import { createControlPlaneClient } from '@agentplane/control-plane';
 import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { describe, expect, inject, it } from 'vitest';
 import { responseSchema } from './requests.js';

@@ -1,7 +1,8 @@
 // Builds a valid request for any operation of a bundle from the spec itself: path parameters
 // from their examples, the body from the first named request example. The contract tests then
 // vary one thing at a time (the Prefer header, a credential, one bad value).
-import { type listOperations, resolveRef } from '@agentplane/openapi-toolkit';
+import type { listOperations } from '@agentplane/openapi-toolkit';
+import { resolveRef } from '@agentplane/openapi-toolkit';
 
 export type Operation = ReturnType<typeof listOperations>[number];
 

@@ -1,16 +1,23 @@
 // The agent server thread API: one handler per operationId of spec/agent-server. Requests arrive
 // validated (with the spec's defaults filled in); handlers add the rules a schema cannot state
 // (existence, `if_exists`, message shapes after merging) and shape the answers.
-import type { Thread, ThreadCreate, ThreadHistoryQuery, ThreadSearch, ThreadState } from '@agentplane/agent-server';
-import { type Handler, HttpError, validationError } from '../http/api-server.js';
+import type { operations as ClientOperations, Thread, ThreadHistoryQuery, ThreadState } from '@agentplane/agent-server';
+import type { ApiContract } from '../contract/api-contract.js';
+import type { HandlerMap } from '../contract/handler-types.js';
+import type { api } from '../generated/agent-server/operations.js';
+import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
+import { HttpError, validationError } from '../http/http-error.js';
 import { canonicalUuid, isoNow, newCheckpointId, newId } from '../shared/ids.js';
-import type { CompiledApi } from '../spec/compile-operations.js';
-import { type PlannedCheckpoint, planSupersteps } from './supersteps.js';
-import { type CheckpointRow, fullMetadata, type ThreadRow, type ThreadStore } from './thread-store.js';
+import type { PlannedCheckpoint } from './supersteps.js';
+import { planSupersteps } from './supersteps.js';
+import type { CheckpointRow, ThreadRow, ThreadStore } from './thread-store.js';
+import { fullMetadata } from './thread-store.js';
 
 export type AgentServerPrincipal = { anonymous: boolean };
 
-export function agentServerHandlers(store: ThreadStore, api: CompiledApi): Record<string, Handler<AgentServerPrincipal>> {
+export type AgentServerHandlers = HandlerMap<typeof api, ServerOperations, ClientOperations, AgentServerPrincipal>;
+
+export function agentServerHandlers(store: ThreadStore, contract: ApiContract): AgentServerHandlers {
   const threadNotFound = (threadId: string) => new HttpError(404, `Thread with ID ${threadId} not found.`);
   const requireThread = (threadId: string, options?: { withValues?: boolean }) => {
     const thread = store.get(threadId, options);
@@ -24,23 +31,30 @@ export function agentServerHandlers(store: ThreadStore, api: CompiledApi): Recor
 
   return {
     createThread({ body }) {
-      const request = body as ThreadCreate;
-      const threadId = request.thread_id ? canonicalUuid(request.thread_id) : newId();
-      const metadata = request.metadata ?? {};
-      const plan = planSupersteps(request.supersteps ?? [], {
+      const threadId = body.thread_id ? canonicalUuid(body.thread_id) : newId();
+      const metadata = body.metadata ?? {};
+      const plan = planSupersteps(body.supersteps ?? [], {
         graphId: typeof metadata.graph_id === 'string' ? metadata.graph_id : '',
-        checkMessage: (message, loc) => api.checkSchema('Message', message, 'body', loc),
+        checkMessage: (message, loc) => contract.checkSchema('Message', message, 'body', loc),
       });
       if ('issues' in plan) throw validationError(plan.issues);
 
       return store.transaction(() => {
         const existing = store.get(threadId, { withValues: true });
         if (existing) {
-          if (request.if_exists === 'do_nothing') return { status: 200, body: toThread(existing) };
+          if (body.if_exists === 'do_nothing') return { status: 200, body: toThread(existing) };
           throw new HttpError(409, `Thread with ID ${threadId} already exists.`);
         }
         const now = isoNow();
-        const thread = { thread_id: threadId, created_at: now, updated_at: now, status: 'idle', metadata, values: plan.values, config: {} };
+        const thread = {
+          thread_id: threadId,
+          created_at: now,
+          updated_at: now,
+          status: 'idle' as const,
+          metadata,
+          values: plan.values,
+          config: {},
+        };
         store.insert(thread, stampCheckpoints(plan.checkpoints, now));
         return { status: 200, body: toThread(thread) };
       });
@@ -56,9 +70,8 @@ export function agentServerHandlers(store: ThreadStore, api: CompiledApi): Recor
     },
 
     searchThreads({ body }) {
-      const query = body as Required<Pick<ThreadSearch, 'limit' | 'offset' | 'sort_by' | 'sort_order'>> & ThreadSearch;
-      const { threads, total } = store.search({ ...query, ids: query.ids?.map(canonicalUuid) });
-      return { status: 200, body: threads.map(toThread), headers: { 'X-Pagination-Total': String(total) } };
+      const { threads, total } = store.search({ ...body, ids: body.ids?.map(canonicalUuid) });
+      return { status: 200, body: threads.map(toThread), headers: { 'X-Pagination-Total': total } };
     },
 
     getThread({ path }) {
@@ -83,10 +96,9 @@ export function agentServerHandlers(store: ThreadStore, api: CompiledApi): Recor
 
     getThreadHistory({ path, body }) {
       const threadId = canonicalUuid(path.thread_id);
-      const query = body as ThreadHistoryQuery & { limit: number };
       ensureThreadExists(threadId);
-      const before = beforeCheckpointId(query.before);
-      const states = store.history(threadId, { limit: query.limit, before: before && canonicalUuid(before), metadata: query.metadata });
+      const before = beforeCheckpointId(body.before);
+      const states = store.history(threadId, { limit: body.limit, before: before && canonicalUuid(before), metadata: body.metadata });
       return { status: 200, body: states.map(toState) };
     },
   };
@@ -114,7 +126,7 @@ function toThread(row: ThreadRow): Thread {
     created_at: row.created_at,
     updated_at: row.updated_at,
     metadata: row.metadata,
-    status: row.status as Thread['status'],
+    status: row.status,
   };
   if (row.values !== undefined) thread.values = row.values;
   thread.config = row.config;
@@ -126,7 +138,7 @@ function toState(checkpoint: CheckpointRow): ThreadState {
   return {
     values: checkpoint.values,
     next: checkpoint.next,
-    tasks: checkpoint.tasks as ThreadState['tasks'],
+    tasks: checkpoint.tasks,
     metadata: fullMetadata(checkpoint),
     created_at: checkpoint.created_at,
     checkpoint: ref(checkpoint.checkpoint_id),

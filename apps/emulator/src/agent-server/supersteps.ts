@@ -7,9 +7,9 @@
 // Pure: no storage. The result either describes every checkpoint or names what is invalid, so a
 // create with a bad superstep stores nothing.
 import type { components } from '@agentplane/agent-server';
+import type { ValidationIssue } from '../contract/validation-errors.js';
 import { setOwn } from '../shared/canonical-json.js';
 import { newId } from '../shared/ids.js';
-import type { ValidationIssue } from '../spec/validation-errors.js';
 
 type Superstep = components['schemas']['Superstep'];
 

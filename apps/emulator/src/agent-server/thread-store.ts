@@ -1,43 +1,26 @@
 // Threads and their checkpoints in SQLite. Every method runs synchronously on the one
 // connection; callers group writes with `transaction` so that a create or a copy is all or
 // nothing, and concurrent requests see each other's writes whole.
-import type { ThreadSearch } from '@agentplane/agent-server';
+import type { Thread, ThreadSearch, ThreadState } from '@agentplane/agent-server';
 import { matchesFilter, valueHash } from '../shared/canonical-json.js';
 import type { Db } from '../store/database.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 
-export interface ThreadRow {
-  thread_id: string;
-  created_at: string;
-  updated_at: string;
-  status: string;
-  metadata: Record<string, unknown>;
-  /** Absent when read for an answer that leaves values out (get, search). */
-  values?: Record<string, unknown>;
-  config: Record<string, unknown>;
-}
+/** A stored thread: the API's Thread, whose `values` are read only for the answers that show them. */
+export type ThreadRow = Pick<Thread, 'thread_id' | 'created_at' | 'updated_at' | 'status' | 'metadata' | 'values'> & {
+  config: NonNullable<Thread['config']>;
+};
 
-export interface CheckpointRow {
+/** A stored checkpoint; its metadata is kept without `thread_id` and `checkpoint_id` (added when read). */
+export type CheckpointRow = Pick<ThreadState, 'values' | 'next' | 'tasks'> & {
   thread_id: string;
   checkpoint_id: string;
   parent_checkpoint_id: string | null;
   created_at: string;
-  /** Stored metadata: without `thread_id` and `checkpoint_id`. */
   metadata: Record<string, unknown>;
-  values: Record<string, unknown>;
-  next: string[];
-  tasks: unknown[];
-}
+};
 
-interface RawThread {
-  thread_id: string;
-  created_at: string;
-  updated_at: string;
-  status: string;
-  metadata: string;
-  values?: string;
-  config: string;
-}
+type RawThread = Omit<ThreadRow, 'metadata' | 'values' | 'config'> & { metadata: string; values?: string; config: string };
 type RawCheckpoint = Omit<CheckpointRow, 'metadata' | 'values' | 'next' | 'tasks'> & {
   metadata: string;
   values: string;

@@ -111,16 +111,16 @@ const TYPE_NAMES: Record<string, [type: string, parsing: string, msg: string]> =
 
 function describe(error: ErrorObject, location: Location): ValidationIssue {
   const loc: (string | number)[] = [location, ...instanceLoc(error.instancePath)];
-  const params = error.params as Record<string, any>;
+  const params = error.params as Record<string, unknown>;
   // Path and query values arrive as text: a wrong type there is a parsing failure.
   const fromText = location !== 'body';
   switch (error.keyword) {
     case 'required':
-      return { loc: [...loc, params.missingProperty], msg: 'Field required', type: 'missing' };
+      return { loc: [...loc, String(params.missingProperty)], msg: 'Field required', type: 'missing' };
     case 'additionalProperties':
-      return { loc: [...loc, params.additionalProperty], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+      return { loc: [...loc, String(params.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
     case 'unevaluatedProperties':
-      return { loc: [...loc, params.unevaluatedProperty], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+      return { loc: [...loc, String(params.unevaluatedProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
     case 'type': {
       const expected = String(params.type)
         .split(',')

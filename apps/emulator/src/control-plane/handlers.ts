@@ -3,22 +3,24 @@
 // that depend on stored state (unique names, a PATCH against the deployment's source, the tag
 // rule on the merged configuration) and run the revision lifecycle.
 import { createHash } from 'node:crypto';
-import {
-  type Deployment,
-  type DeploymentCreate,
-  type DeploymentUpdate,
-  isTerminalRevisionStatus,
-  type ResourceSpec,
-  type Revision,
-  type SourceConfig,
-  type SourceRevisionConfig,
+import type {
+  operations as ClientOperations,
+  Deployment,
+  DeploymentCreate,
+  ResourceSpec,
+  Revision,
+  SourceConfig,
+  SourceRevisionConfig,
 } from '@agentplane/control-plane';
 import type { RevisionOutcome } from '../config.js';
-import { type Handler, HttpError, validationError } from '../http/api-server.js';
+import type { HandlerMap } from '../contract/handler-types.js';
+import type { ValidationIssue } from '../contract/validation-errors.js';
+import type { api } from '../generated/control-plane/operations.js';
+import type { operations as ServerOperations } from '../generated/control-plane/server-types.js';
+import { HttpError, validationError } from '../http/http-error.js';
 import { canonicalUuid, newId } from '../shared/ids.js';
-import type { ValidationIssue } from '../spec/validation-errors.js';
 import type { ControlPlaneStore, DeploymentRow, RevisionRow } from './control-plane-store.js';
-import { globToRegExp, outcomeFor, planFor, reachedBuild, statusAt } from './revision-lifecycle.js';
+import { globToRegExp, isTerminal, outcomeFor, planFor, reachedBuild, statusAt } from './revision-lifecycle.js';
 import type { Tenant } from './tenants.js';
 
 export interface LifecycleOptions {
@@ -35,7 +37,9 @@ export const RESOURCE_DEFAULTS: Record<SourceConfig['deployment_type'], Resource
   prod: { min_scale: 1, max_scale: 10, cpu: 2, memory_mb: 4096 },
 };
 
-export function controlPlaneHandlers(store: ControlPlaneStore, options: LifecycleOptions): Record<string, Handler<Tenant>> {
+export type ControlPlaneHandlers = HandlerMap<typeof api, ServerOperations, ClientOperations, Tenant>;
+
+export function controlPlaneHandlers(store: ControlPlaneStore, options: LifecycleOptions): ControlPlaneHandlers {
   // One clock for every control-plane timestamp, so a revision's status times and its
   // created_at agree (tests move it).
   const now = options.now ?? Date.now;
@@ -79,7 +83,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
   const startRevision = (deployment: DeploymentRow, config: RevisionRow['source_revision_config'], id = newId()): string => {
     const at = now();
     for (const older of store.revisions(deployment.id)) {
-      if (!isTerminalRevisionStatus(statusAt(older, at).status)) store.markSuperseded(older.id, at);
+      if (!isTerminal(statusAt(older, at).status)) store.markSuperseded(older.id, at);
     }
     const outcome = outcomeFor(outcomeRules, [config.image_uri, config.repo_ref]);
     store.insertRevision({
@@ -98,8 +102,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
   };
 
   return {
-    createDeployment({ body, principal }) {
-      const request = body as DeploymentCreate;
+    createDeployment({ body: request, principal }) {
       const issues: ValidationIssue[] = [...secretIssues(request.secrets)];
       const sourceConfig = fullSourceConfig(request.source_config ?? {}, null, issues);
       if (issues.length) throw validationError(issues);
@@ -134,7 +137,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
     },
 
     listDeployments({ query, principal }) {
-      const needle = typeof query.name_contains === 'string' ? query.name_contains.toLowerCase() : '';
+      const needle = query.name_contains?.toLowerCase() ?? '';
       const matching = store.listDeployments(principal.id).filter((d) => d.name.toLowerCase().includes(needle));
       const page = matching.slice(query.offset, query.offset + query.limit);
       return { status: 200, body: { resources: page.map(toDeployment), offset: query.offset } };
@@ -159,8 +162,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
       return { status: 200, body: toDeployment(requireDeployment(principal, canonicalUuid(path.deployment_id))) };
     },
 
-    updateDeployment({ path, body, principal }) {
-      const request = body as DeploymentUpdate;
+    updateDeployment({ path, body: request, principal }) {
       return store.transaction(() => {
         const deployment = requireDeployment(principal, canonicalUuid(path.deployment_id));
         const issues: ValidationIssue[] = [...secretIssues(request.secrets)];

@@ -5,6 +5,12 @@
 // and needs no timers.
 import type { RevisionStatus, DeploymentSource as Source } from '@agentplane/control-plane';
 import type { RevisionOutcome } from '../config.js';
+import { RevisionStatusSchema } from '../generated/control-plane/contract.js';
+
+/** Whether a revision in this status never changes again (the spec's `x-terminal`). */
+export function isTerminal(status: RevisionStatus): boolean {
+  return Object.hasOwn(RevisionStatusSchema['x-terminal'], status);
+}
 
 const WALK: Record<Source, RevisionStatus[]> = {
   git_host: ['QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING'],

@@ -3,11 +3,13 @@
 // key is generated once per database file and printed at start-up.
 import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthProvider, SandboxPool } from '@agentplane/control-plane';
-import { ConfigError, type EmulatorConfig, type TenantConfig } from '../config.js';
+import type { EmulatorConfig, TenantConfig } from '../config.js';
+import { ConfigError } from '../config.js';
+import type { ApiContract } from '../contract/api-contract.js';
 import type { SchemeResolver } from '../http/authenticator.js';
 import { isoNow } from '../shared/ids.js';
-import type { CompiledApi } from '../spec/compile-operations.js';
-import { type Db, metaValue } from '../store/database.js';
+import type { Db } from '../store/database.js';
+import { metaValue } from '../store/database.js';
 import type { ControlPlaneStore } from './control-plane-store.js';
 
 export interface Tenant {
@@ -38,7 +40,7 @@ export function controlPlaneSchemes(tenants: TenantConfig[]): Record<string, Sch
  * Stores the configured providers and pools, filling the fields the config may leave out, and
  * checks each record against the spec's OAuthProvider and SandboxPool schemas.
  */
-export function seedTenantRecords(tenants: TenantConfig[], store: ControlPlaneStore, api: CompiledApi): void {
+export function seedTenantRecords(tenants: TenantConfig[], store: ControlPlaneStore, api: ApiContract): void {
   const now = isoNow();
   store.transaction(() => {
     for (const [t, tenant] of tenants.entries()) {
@@ -74,7 +76,7 @@ export function seedTenantRecords(tenants: TenantConfig[], store: ControlPlaneSt
   });
 }
 
-function check(api: CompiledApi, component: string, record: Record<string, unknown>, where: string): void {
+function check(api: ApiContract, component: string, record: Record<string, unknown>, where: string): void {
   const issues = api.checkSchema(component, record, 'body', []);
   if (!issues) return;
   const lines = issues.map((issue) => {

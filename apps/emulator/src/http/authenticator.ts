@@ -1,8 +1,19 @@
 // Credential checks driven by each operation's `security` alternatives: the first alternative
 // whose schemes were all presented and all resolve to the same principal wins. `{}` lets an
 // anonymous caller in, unless the API is configured to require credentials.
-import type { SecurityRequirement } from '../spec/compile-operations.js';
-import type { Authenticator, Credentials } from './api-server.js';
+import type { SecurityRequirement } from '../contract/api-contract.js';
+
+/** The credentials a request presented, keyed by security scheme name. */
+export type Credentials = Record<string, string>;
+
+export interface Authenticator<Principal> {
+  /**
+   * Given the operation's alternatives and the credentials presented, the caller's principal,
+   * or the 401 reason. `{}` among the alternatives lets anonymous callers in, unless the
+   * authenticator was configured to require credentials.
+   */
+  authenticate(security: readonly SecurityRequirement[], credentials: Credentials): { principal: Principal } | { reason: string };
+}
 
 export interface SchemeResolver<Principal> {
   /** How the credential travels, for the 401 message: `X-Api-Key header`. */
@@ -18,7 +29,7 @@ export function createAuthenticator<Principal>(options: {
   requireCredentials: boolean;
 }): Authenticator<Principal> {
   return {
-    authenticate(security: SecurityRequirement[], credentials: Credentials) {
+    authenticate(security: readonly SecurityRequirement[], credentials: Credentials) {
       const alternatives = security.length === 0 ? [{}] : security;
       let invalid: string | undefined;
       for (const requirement of alternatives) {

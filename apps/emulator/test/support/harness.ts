@@ -5,7 +5,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
 import type { EmulatorConfig } from '../../src/config.js';
-import { type RunningEmulator, startEmulator } from '../../src/emulator.js';
+import type { RunningEmulator } from '../../src/emulator.js';
+import { startEmulator } from '../../src/emulator.js';
 
 export interface TestEmulator extends RunningEmulator {
   /** Every message the emulator reported through onError, oldest first. */

@@ -1,0 +1,175 @@
+// One API's contract as the HTTP layer uses it, assembled from the artifacts generated from the
+// bundled spec at build time (src/generated/<api>: the operation table and precompiled
+// validators). Nothing here knows an endpoint by name and nothing is compiled at start-up
+// (decision E8): adding an operation to the spec adds it here on the next build.
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { api as agentServerTable } from '../generated/agent-server/operations.js';
+import { api as controlPlaneTable } from '../generated/control-plane/operations.js';
+import { canonicalJson } from '../shared/canonical-json.js';
+import type { Location, UnionSupport, ValidationIssue } from './validation-errors.js';
+import { toValidationIssues } from './validation-errors.js';
+
+export type ApiName = 'control-plane' | 'agent-server';
+
+/** The generated table of one API. */
+export type ApiTable = typeof agentServerTable | typeof controlPlaneTable;
+const TABLES: Record<ApiName, ApiTable> = { 'agent-server': agentServerTable, 'control-plane': controlPlaneTable };
+
+type ValidatorModule = 'params' | 'body' | 'patch-body' | 'check';
+type Validators = Record<string, ValidateFunction>;
+const require = createRequire(import.meta.url);
+
+/**
+ * The generated validators of one module, loaded (synchronously) the first time a request needs
+ * them: an emulator starts without loading any (decision E8).
+ */
+function lazyValidators(api: ApiName): (module: ValidatorModule) => Validators {
+  const loaded = new Map<ValidatorModule, Validators>();
+  return (module) => {
+    let validators = loaded.get(module);
+    if (!validators) loaded.set(module, (validators = require(`../generated/${api}/${module}.cjs`) as Validators));
+    return validators;
+  };
+}
+
+/** Alternatives (any one suffices); `{}` among them means no credentials are needed. */
+export type SecurityRequirement = Readonly<Record<string, readonly string[]>>;
+
+export interface ContractOperation {
+  operationId: string;
+  method: string;
+  pathTemplate: string;
+  /** Matches a request path; the groups are the path parameters, in `paramNames` order. */
+  matcher: RegExp;
+  paramNames: readonly string[];
+  /** Validates (and coerces, and fills defaults into) the path parameters; issues or null. */
+  checkPath(values: Record<string, unknown>): ValidationIssue[] | null;
+  checkQuery(values: Record<string, unknown>): ValidationIssue[] | null;
+  /** null when the operation takes no body. */
+  body: { required: boolean; mediaTypes: readonly string[]; check(value: unknown): ValidationIssue[] | null } | null;
+  security: readonly SecurityRequirement[];
+  /** Checks an answer against the spec: null when it conforms, a reason otherwise. */
+  checkResponse(status: number, body: unknown, headers: Record<string, string>): string | null;
+}
+
+export interface ApiContract {
+  name: ApiName;
+  /** Literal paths before templated ones, so `/threads/search` wins over `/threads/{thread_id}`. */
+  operations: ContractOperation[];
+  securitySchemes: Readonly<Record<string, { type: string; in?: string; name?: string; scheme?: string }>>;
+  /** Checks a value against a component schema (`Message`), never changing it; issues (at `locPrefix`) or null. */
+  checkSchema(component: string, value: unknown, location: Location, locPrefix: (string | number)[]): ValidationIssue[] | null;
+}
+
+const contracts = new Map<ApiName, ApiContract>();
+
+/** The contract of an API (built once per process; it holds no state). */
+export function loadContract(name: ApiName): ApiContract {
+  let contract = contracts.get(name);
+  if (!contract) contracts.set(name, (contract = buildContract(name)));
+  return contract;
+}
+
+function buildContract(name: ApiName): ApiContract {
+  const table = TABLES[name];
+  const validators = lazyValidators(name);
+  const check = (validator: string) => validators('check')[validator]!;
+  const branches = table.branches as Readonly<Record<string, { validator: string; title: string | null }>>;
+  const branchOf = (schema: unknown) => {
+    const entry = branches[branchKey(schema)];
+    if (!entry) throw new Error(`${name}: no generated validator for the union branch ${JSON.stringify(schema)}; rebuild the emulator`);
+    return entry;
+  };
+  const unions: UnionSupport = {
+    validateBranch(schema, value) {
+      const validate = check(branchOf(schema).validator);
+      return validate(value) ? [] : [...(validate.errors ?? [])];
+    },
+    titleOf: (schema) => branchOf(schema).title ?? undefined,
+  };
+  /** A check by a generated validator, found on first use: issues or null. */
+  const issuesOf = (module: ValidatorModule, validator: string | null, location: Location) => (value: unknown) => {
+    if (!validator) return null;
+    const validate = validators(module)[validator]!;
+    return validate(value) ? null : toValidationIssues(validate.errors ?? [], location, unions);
+  };
+
+  const operations = Object.values(table.operations as Record<string, GeneratedOperation>).map((op): ContractOperation => {
+    const responses = new Map(
+      Object.entries(op.responses).map(([status, r]) => [status, { validator: r.validator, requiredHeaders: r.requiredHeaders }]),
+    );
+    return {
+      operationId: op.operationId,
+      method: op.method,
+      pathTemplate: op.path,
+      matcher: new RegExp(
+        `^${op.path
+          .split(/\{[^}]+\}/)
+          .map(escapeRegExp)
+          .join('([^/]+)')}$`,
+      ),
+      paramNames: op.pathParams,
+      checkPath: issuesOf('params', op.parameters.path, 'path'),
+      checkQuery: issuesOf('params', op.parameters.query, 'query'),
+      body: op.body
+        ? { required: op.body.required, mediaTypes: op.body.mediaTypes, check: issuesOf(op.body.module, op.body.validator, 'body') }
+        : null,
+      security: op.security,
+      checkResponse(status, body, headers) {
+        const entry = responses.get(String(status));
+        if (!entry) return `status ${status} is not documented for ${op.operationId} (documented: ${[...responses.keys()].join(', ')})`;
+        for (const header of entry.requiredHeaders) if (!(header in headers)) return `header ${header} is missing`;
+        if (!entry.validator) return body === undefined ? null : `status ${status} of ${op.operationId} has no body in the spec`;
+        const validate = check(entry.validator);
+        if (validate(body)) return null;
+        return describeErrors(validate.errors ?? []);
+      },
+    };
+  });
+  operations.sort((a, b) => a.paramNames.length - b.paramNames.length);
+
+  return {
+    name,
+    operations,
+    securitySchemes: table.securitySchemes,
+    checkSchema(component, value, location, locPrefix) {
+      const validate = validators('check')[`component_${component}`];
+      if (!validate) throw new Error(`${name} has no component schema ${component}`);
+      if (validate(value)) return null;
+      return toValidationIssues(validate.errors ?? [], location, unions).map((issue) => ({
+        ...issue,
+        loc: [issue.loc[0]!, ...locPrefix, ...issue.loc.slice(1)],
+      }));
+    },
+  };
+}
+
+interface GeneratedOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  pathParams: readonly string[];
+  security: readonly SecurityRequirement[];
+  parameters: { path: string | null; query: string | null };
+  body: { required: boolean; mediaTypes: readonly string[]; module: 'body' | 'patch-body'; validator: string } | null;
+  responses: Readonly<Record<string, { validator: string | null; requiredHeaders: readonly string[] }>>;
+}
+
+/** Ajv's errors in one line, as its errorsText writes them. */
+function describeErrors(errors: ErrorObject[]): string {
+  return errors.map((e) => `response${e.instancePath} ${e.message ?? 'is invalid'}`).join(', ');
+}
+
+/** The key the generator gave a union branch: its canonical JSON with references made local. */
+function branchKey(branch: unknown): string {
+  return canonicalJson(
+    JSON.parse(JSON.stringify(branch), (key, value) =>
+      key === '$ref' && typeof value === 'string' ? value.slice(value.indexOf('#')) : value,
+    ),
+  );
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,37 @@
+// The in-process adapter of an API handler: a `fetch`-compatible function, so that a test can
+// hand it to our clients, the LangGraph SDK or any client that takes a fetch implementation, and
+// talk to the emulator with no port and no socket (decision E7). The host part of the URL is not
+// looked at.
+import type { ApiHandler, Exchange } from './api-handler.js';
+
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export function createFetchHandler(handle: ApiHandler, options: { maxBodyBytes: number }): FetchFunction {
+  return async (input, init) => {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const url = new URL(request.url);
+    const body = request.body === null ? { body: null } : await readBody(request.body, options.maxBodyBytes);
+    const reply = handle({
+      method: request.method,
+      target: `${url.pathname}${url.search}`,
+      header: (name) => request.headers.get(name) ?? undefined,
+      ...body,
+    });
+    return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+  };
+}
+
+async function readBody(stream: ReadableStream<Uint8Array>, limit: number): Promise<Pick<Exchange, 'body' | 'bodyTooLarge'>> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.length;
+    if (size > limit) {
+      await reader.cancel();
+      return { body: null, bodyTooLarge: true };
+    }
+    chunks.push(read.value);
+  }
+  return { body: Buffer.concat(chunks, size) };
+}

@@ -1,0 +1,69 @@
+// The node:http adapter of an API handler: reads the body (bounded), hands the exchange over and
+// writes the reply, with no WHATWG Request or Response in between (decision E7: building those
+// per request would cost the GET path more than the handler itself).
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ApiHandler, Exchange, Reply } from './api-handler.js';
+
+export function createNodeServer(handle: ApiHandler, options: { maxBodyBytes: number }): http.Server {
+  const server = http.createServer((req, res) => {
+    const base = { method: req.method ?? 'GET', target: req.url ?? '/', header: (name: string) => headerOf(req, name) };
+    // Without Content-Length or Transfer-Encoding an HTTP/1.1 request has no body (RFC 9112
+    // §6.3): answer at once, the common case of every GET. Node discards the empty stream.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      send(res, handle({ ...base, body: null }));
+      return;
+    }
+    readBody(req, options.maxBodyBytes).then(
+      (body) => send(res, handle({ ...base, ...body })),
+      () => res.destroy(),
+    );
+  });
+  // Requests Node's parser refuses (an unknown method, broken framing, oversized headers) never
+  // reach the handler above; answer them in the same JSON shape instead of Node's bare 400.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    writeRaw(socket, status, status === 431 ? 'Request headers too large.' : `Malformed HTTP request (${error.code ?? 'parse error'}).`);
+  });
+  // CONNECT (a proxy tunnel request) bypasses the request handler too; no route accepts it.
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => writeRaw(socket, 405, 'Method Not Allowed'));
+  server.keepAliveTimeout = 30_000;
+  return server;
+}
+
+function headerOf(req: http.IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function readBody(req: http.IncomingMessage, limit: number): Promise<Pick<Exchange, 'body' | 'bodyTooLarge'>> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = declared > limit;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      if (!tooLarge) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? { body: null, bodyTooLarge: true } : { body: Buffer.concat(chunks, size) }));
+    req.on('error', reject);
+  });
+}
+
+function send(res: http.ServerResponse, reply: Reply): void {
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, reply.headers).end();
+    return;
+  }
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) }).end(reply.body);
+}
+
+function writeRaw(socket: Duplex, status: number, detail: string): void {
+  const body = JSON.stringify({ detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
