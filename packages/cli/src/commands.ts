@@ -5,7 +5,8 @@ import { deleteCommand, poolGetCommand, providerGetCommand, revisionsCommand, st
 import { waitCommand } from './commands/wait.js';
 import type { Context } from './context.js';
 import type { ExitCode } from './errors.js';
-import { COMMON_FLAGS, type FlagName, WAIT_FLAGS } from './options.js';
+import type { FlagName } from './options.js';
+import { COMMON_FLAGS, WAIT_FLAGS } from './options.js';
 
 export interface CommandSpec {
   /** The command words: ['deploy'], ['pool', 'get']. */

@@ -1,10 +1,13 @@
 // What a command runs with: its parsed flags and arguments, where to write, the connection to
 // the control plane (built lazily, so `--help` and usage errors never need credentials), and the
 // progress rendering that suits the terminal.
-import { type ControlPlaneClient, type ControlPlaneClientOptions, createControlPlaneClient } from '@agentplane/control-plane';
+import type { ControlPlaneClient, ControlPlaneClientOptions } from '@agentplane/control-plane';
+import { createControlPlaneClient } from '@agentplane/control-plane';
 import { UsageError } from './errors.js';
-import { FLAGS, type FlagName, type FlagSpec } from './options.js';
-import { LiveProgress, PlainProgress, type Progress, type Writer } from './progress.js';
+import type { FlagName, FlagSpec } from './options.js';
+import { FLAGS } from './options.js';
+import type { Progress, Writer } from './progress.js';
+import { LiveProgress, PlainProgress } from './progress.js';
 import { VERSION } from './version.js';
 
 /** Everything run() takes from its environment, injectable for tests. */

@@ -75,7 +75,7 @@ export function flagForIssue(issue: ValidationIssue): string | undefined {
 
 /** The control plane's error answers, as CLI errors with the matching exit code and a hint. */
 export function fromApiError(error: ApiError, baseUrl: string): CliError {
-  const detail = describeDetail(error);
+  const { detail } = error;
   switch (error.status) {
     case 401:
     case 403:
@@ -112,13 +112,6 @@ export function fromApiError(error: ApiError, baseUrl: string): CliError {
         error.status,
       );
   }
-}
-
-function describeDetail(error: ApiError): string {
-  // ApiError's message is "<url> answered <status>: <description>"; keep the description.
-  const marker = ` answered ${error.status}: `;
-  const at = error.message.indexOf(marker);
-  return at >= 0 ? error.message.slice(at + marker.length) : error.message;
 }
 
 /** A fetch that failed before any answer (DNS, refused connection, TLS...). */

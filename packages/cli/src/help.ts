@@ -1,5 +1,6 @@
 // Help texts, generated from the command table and the flag list.
-import { COMMANDS, type CommandSpec, commandName } from './commands.js';
+import type { CommandSpec } from './commands.js';
+import { COMMANDS, commandName } from './commands.js';
 import { COMMON_FLAGS, FLAGS, flagHelp, indented } from './options.js';
 import { VERSION } from './version.js';
 

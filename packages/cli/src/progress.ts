@@ -3,7 +3,8 @@
 //   a live line whose elapsed time ticks (redrawn in place).
 // - CI (or any non-TTY stderr): one plain line per status change, nothing redrawn, so logs stay
 //   readable.
-import { isTerminalRevisionStatus, type Revision, type RevisionStatus } from '@agentplane/control-plane';
+import type { Revision, RevisionStatus } from '@agentplane/control-plane';
+import { isTerminalRevisionStatus } from '@agentplane/control-plane';
 import { formatDuration } from './format.js';
 
 export interface Writer {

@@ -3,11 +3,14 @@
 // The bin is a thin wrapper that passes the real process in.
 import { parseArgs } from 'node:util';
 import { ApiError } from '@agentplane/control-plane';
-import { COMMANDS, type CommandSpec, commandName } from './commands.js';
-import { Context, type RunOptions } from './context.js';
+import type { CommandSpec } from './commands.js';
+import { COMMANDS, commandName } from './commands.js';
+import type { RunOptions } from './context.js';
+import { Context } from './context.js';
 import { CliError, EXIT, fromApiError, fromNetworkError, InterruptedError, UsageError } from './errors.js';
 import { ALL_FLAG_NAMES, commandHelp, mainHelp } from './help.js';
-import { FLAGS, type FlagName, parseArgsOptions } from './options.js';
+import type { FlagName } from './options.js';
+import { FLAGS, parseArgsOptions } from './options.js';
 import { emitJson, errorJson, printError } from './output.js';
 import { VERSION } from './version.js';
 

@@ -1,11 +1,14 @@
 // The executable, as a process: help, a usage error's exit code, and SIGINT mid-wait (exit 130)
-// against the fake control plane served over HTTP; and `npx agentplane` from the repository root,
-// as the README runs it right after an install and a build.
+// against the emulator over HTTP; and `npx agentplane` from the repository root, as the README
+// runs it right after an install and a build.
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createControlPlaneClient, findDeploymentByName } from '@agentplane/control-plane';
+import type { RunningEmulator } from '@agentplane/emulator';
+import { startEmulator } from '@agentplane/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeControlPlane } from './support/fake-control-plane.js';
+import { CONTROL_PLANE_CREDENTIALS, TEST_EMULATOR_CONFIG } from './support/control-plane.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/agentplane.js');
 const REPO_ROOT = path.resolve(path.dirname(BIN), '../../..');
@@ -43,15 +46,25 @@ async function until(condition: () => boolean, what: string, timeoutMs = 15_000)
 }
 
 describe('the agentplane bin', () => {
-  const fake = new FakeControlPlane();
-  let server: Awaited<ReturnType<FakeControlPlane['serve']>>;
+  let emulator: RunningEmulator;
+  const errors: string[] = [];
   beforeAll(async () => {
-    server = await fake.serve();
+    emulator = await startEmulator({
+      db: ':memory:',
+      controlPlanePort: 0,
+      agentServerPort: 0,
+      config: TEST_EMULATOR_CONFIG,
+      revisionStepMs: 400,
+      validateResponses: true,
+      onError: (m) => errors.push(m),
+    });
   });
   afterAll(async () => {
-    await server?.close();
+    await emulator?.close();
+    expect(errors).toEqual([]);
   });
-  const env = () => ({ AGENTPLANE_BASE_URL: server.url, AGENTPLANE_API_KEY: fake.apiKey, CI: 'true' });
+  const env = () => ({ AGENTPLANE_BASE_URL: emulator.controlPlaneUrl, AGENTPLANE_API_KEY: CONTROL_PLANE_CREDENTIALS.apiKey, CI: 'true' });
+  const api = () => createControlPlaneClient({ baseUrl: emulator.controlPlaneUrl, apiKey: CONTROL_PLANE_CREDENTIALS.apiKey });
 
   it('prints help (exit 0) and exits 3 on a usage error', async () => {
     const help = agentplane(['--help']);
@@ -79,13 +92,17 @@ describe('the agentplane bin', () => {
   });
 
   it('stops waiting on SIGINT with exit 130 and leaves the deployment alone', async () => {
-    const proc = agentplane(['deploy', 'bin-sigint', '--image', 'registry.test/app:1--never', '--interval', '20ms'], env());
-    await until(() => proc.stderr().includes('BUILDING'), 'the revision to be BUILDING');
-    const writes = fake.writes().length;
+    const proc = agentplane(['deploy', 'bin-sigint', '--image', 'registry.test/app:1', '--interval', '20ms'], env());
+    let seen: string | undefined;
+    await until(() => (seen = /^\s+\d+s {2}([A-Z_]+)/m.exec(proc.stderr())?.[1]) !== undefined, 'a first status line');
+    const before = (await findDeploymentByName(api(), 'bin-sigint'))!;
     proc.kill('SIGINT');
     expect(await proc.code).toBe(130);
-    expect(proc.stderr()).toMatch(/error: interrupted: stopped waiting\. Revision \S+ of bin-sigint was BUILDING/);
-    expect(fake.writes()).toHaveLength(writes);
-    expect(fake.byName('bin-sigint')!.revisions[0]!.revision.status).toBe('BUILDING');
+    expect(proc.stderr()).toMatch(
+      new RegExp(`error: interrupted: stopped waiting\\. Revision ${before.latest_revision_id} of bin-sigint was ${seen}`),
+    );
+    // Nothing was written since: the same latest revision, not updated, and it goes on on the server.
+    const after = (await findDeploymentByName(api(), 'bin-sigint'))!;
+    expect(after).toMatchObject({ id: before.id, latest_revision_id: before.latest_revision_id, updated_at: before.updated_at });
   });
 });

@@ -1,18 +1,26 @@
-// Unit tests of the CLI with the in-memory fake control plane (injected fetch, no network):
-// usage errors, credentials, output modes, secrets, request bodies, error mapping, help.
+// Unit tests of the CLI against the real emulator in process (injected fetch, no network; see
+// support/control-plane.ts): usage errors, credentials, output modes, secrets, request bodies,
+// error mapping, help. Error answers no emulator would give (a 503, a refused connection) come
+// from canned fetch functions.
+
+import { json } from '@agentplane/openapi-toolkit/testing';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, commandName } from '../src/commands.js';
 import { EXIT, InterruptedError } from '../src/index.js';
 import { cli } from './support/cli.js';
-import { FakeControlPlane, json } from './support/fake-control-plane.js';
+import { CONTROL_PLANE_CREDENTIALS, testControlPlane } from './support/control-plane.js';
 
 const BASE = 'http://control-plane.test';
 
 function setup(env: Record<string, string> = {}) {
-  const fake = new FakeControlPlane();
+  const server = testControlPlane();
   const run = (args: string[], options: Parameters<typeof cli>[1] = {}) =>
-    cli(args, { env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: fake.apiKey, CI: 'true', ...env }, fetch: fake.fetch, ...options });
-  return { fake, run };
+    cli(args, {
+      env: { AGENTPLANE_BASE_URL: server.baseUrl, AGENTPLANE_API_KEY: server.apiKey, CI: 'true', ...env },
+      fetch: server.fetch,
+      ...options,
+    });
+  return { server, run };
 }
 
 const fast = ['--interval', '1ms', '--timeout', '10s'];
@@ -70,13 +78,13 @@ describe('usage errors exit 3 and say what to do, before any request', () => {
     [['revisions', 'x', '--limit', '0'], /--limit "0" is not a positive whole number/, undefined],
     [['wait', 'x', 'not-a-uuid'], /revision "not-a-uuid" is not a revision ID/, /agentplane revisions/],
   ])('%j', async (args, message, hint) => {
-    const { fake, run } = setup();
+    const { server, run } = setup();
     const result = await run(args);
     expect(result.code).toBe(EXIT.USAGE);
     expect(result.stderr).toMatch(new RegExp(`^error: .*${message.source}`, 'm'));
     if (hint) expect(result.stderr).toMatch(new RegExp(`^hint: .*${hint.source}`, 'm'));
     expect(result.stdout).toBe('');
-    expect(fake.requests).toEqual([]);
+    expect(server.requests).toEqual([]);
   });
 
   it.each([
@@ -87,12 +95,12 @@ describe('usage errors exit 3 and say what to do, before any request', () => {
     [{ AGENTPLANE_BEARER_TOKEN: 'tok' }, /both an API key and a bearer token/, /give one credential/],
     [{ AGENTPLANE_API_KEY: '', AGENTPLANE_TENANT_ID: 'tenant-ci' }, /`agentplane deploy` needs an API key/, /only reads one revision/],
   ])('connection %j', async (env, message, hint) => {
-    const { fake, run } = setup(env);
+    const { server, run } = setup(env);
     const result = await run(['deploy', 'x', '--image', IMAGE]);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toMatch(hint);
-    expect(fake.requests).toEqual([]);
+    expect(server.requests).toEqual([]);
   });
 
   it('answers --json usage errors with one JSON error document on stdout', async () => {
@@ -107,33 +115,33 @@ describe('usage errors exit 3 and say what to do, before any request', () => {
 
 describe('credentials and headers', () => {
   it('sends the API key, the tenant ID along with it, and a User-Agent', async () => {
-    const { fake, run } = setup({ AGENTPLANE_TENANT_ID: 'tenant-ci' });
+    const { server, run } = setup({ AGENTPLANE_TENANT_ID: 'tenant-ci' });
     expect((await run(['pool', 'get', 'python-pool'])).code).toBe(0);
-    const headers = fake.requests[0]!.headers;
-    expect(headers.get('x-api-key')).toBe(fake.apiKey);
+    const headers = server.requests[0]!.headers;
+    expect(headers.get('x-api-key')).toBe(server.apiKey);
     expect(headers.get('x-tenant-id')).toBe('tenant-ci');
     expect(headers.get('user-agent')).toMatch(/^agentplane-cli\/\d/);
   });
 
   it('flags win over environment variables', async () => {
-    const { fake, run } = setup({ AGENTPLANE_API_KEY: 'wrong', AGENTPLANE_BASE_URL: 'http://elsewhere.test' });
-    expect((await run(['pool', 'get', 'python-pool', '--api-key', fake.apiKey, '--base-url', BASE])).code).toBe(0);
-    expect(fake.requests[0]!.headers.get('x-api-key')).toBe(fake.apiKey);
+    const { server, run } = setup({ AGENTPLANE_API_KEY: 'wrong', AGENTPLANE_BASE_URL: 'http://elsewhere.test' });
+    expect((await run(['pool', 'get', 'python-pool', '--api-key', server.apiKey, '--base-url', server.baseUrl])).code).toBe(0);
+    expect(server.requests[0]!.headers.get('x-api-key')).toBe(server.apiKey);
   });
 
   it.each([
     ['a tenant ID', { AGENTPLANE_TENANT_ID: 'tenant-ci' }, 'x-tenant-id'],
-    ['a bearer token', { AGENTPLANE_BEARER_TOKEN: 'eyJ.fake.token' }, 'authorization'],
+    ['a bearer token', { AGENTPLANE_BEARER_TOKEN: CONTROL_PLANE_CREDENTIALS.bearerToken }, 'authorization'],
   ])('waits by IDs with only %s (getRevision accepts it), sending no API key', async (_, credential, header) => {
-    const fake = new FakeControlPlane();
-    const deployment = fake.seed({ name: 'billing', source: 'external_container', source_revision_config: { image_uri: IMAGE } });
+    const server = testControlPlane();
+    const deployment = await server.seed({ name: 'billing', source: 'external_container', source_revision_config: { image_uri: IMAGE } });
     const result = await cli(['wait', deployment.id, deployment.latest_revision_id, ...fast, '--json'], {
-      env: { AGENTPLANE_BASE_URL: BASE, ...credential },
-      fetch: fake.fetch,
+      env: { AGENTPLANE_BASE_URL: server.baseUrl, ...credential },
+      fetch: server.fetch,
     });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ deployment: null, revision: { status: 'DEPLOYED' } });
-    expect(fake.requests.every((r) => r.headers.get('x-api-key') === null && r.headers.get(header) !== null)).toBe(true);
+    expect(server.requests.every((r) => r.headers.get('x-api-key') === null && r.headers.get(header) !== null)).toBe(true);
   });
 
   it('refuses to wait by name with only a tenant ID (exit 3)', async () => {
@@ -146,10 +154,10 @@ describe('credentials and headers', () => {
 
 describe('deploy requests', () => {
   it('reads --secret NAME from the environment and sends NAME=VALUE as given', async () => {
-    const { fake, run } = setup({ OPENAI_API_KEY: 'sk-from-env' });
+    const { server, run } = setup({ OPENAI_API_KEY: 'sk-from-env' });
     const result = await run(['deploy', 'billing', '--image', IMAGE, '--secret', 'OPENAI_API_KEY', '--secret', 'MODE=a=b', ...fast]);
     expect(result.code, result.stderr).toBe(0);
-    const create = fake.requests.find((r) => r.method === 'POST')!;
+    const create = server.requests.find((r) => r.method === 'POST')!;
     expect(create.body).toEqual({
       name: 'billing',
       source: 'external_container',
@@ -164,34 +172,38 @@ describe('deploy requests', () => {
   });
 
   it('exits 3 when --secret NAME is not in the environment, saying how to set it', async () => {
-    const { fake, run } = setup();
+    const { server, run } = setup();
     const result = await run(['deploy', 'billing', '--image', IMAGE, '--secret', 'OPENAI_API_KEY']);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('--secret OPENAI_API_KEY: the environment variable OPENAI_API_KEY is not set');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the hint shows GitHub Actions' own syntax.
     expect(result.stderr).toContain('${{ secrets.OPENAI_API_KEY }}');
-    expect(fake.requests).toEqual([]);
+    expect(server.requests).toEqual([]);
   });
 
   it('finds the deployment by exact name among name_contains matches, and PATCHes only the image (and secrets when given)', async () => {
-    const { fake, run } = setup({ TOKEN: 't0k' });
-    fake.seed({ name: 'billing-agent-staging', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } });
-    const target = fake.seed({ name: 'billing-agent', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } });
+    const { server, run } = setup({ TOKEN: 't0k' });
+    await server.seed({ name: 'billing-agent-staging', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } });
+    const target = await server.seed({
+      name: 'billing-agent',
+      source: 'external_container',
+      source_revision_config: { image_uri: 'r/a:1' },
+    });
     expect((await run(['deploy', 'billing-agent', '--image', 'r/a:2', ...fast])).code).toBe(0);
     expect((await run(['deploy', 'billing-agent', '--image', 'r/a:3', '--secret', 'TOKEN', ...fast])).code).toBe(0);
-    const listing = fake.requests.find((r) => r.method === 'GET' && r.path === '/v2/deployments')!;
+    const listing = server.requests.find((r) => r.method === 'GET' && r.path === '/v2/deployments')!;
     expect(listing.query.get('name_contains')).toBe('billing-agent');
-    const patches = fake.requests.filter((r) => r.method === 'PATCH');
+    const patches = server.requests.filter((r) => r.method === 'PATCH');
     expect(patches.map((p) => p.path)).toEqual([`/v2/deployments/${target.id}`, `/v2/deployments/${target.id}`]);
     expect(patches.map((p) => p.body)).toEqual([
       { source_revision_config: { image_uri: 'r/a:2' } },
       { source_revision_config: { image_uri: 'r/a:3' }, secrets: [{ name: 'TOKEN', value: 't0k' }] },
     ]);
-    expect(fake.writes().filter((w) => w.startsWith('POST'))).toEqual([]);
+    expect(server.writes().filter((w) => w.startsWith('POST'))).toEqual([]);
   });
 
   it('creates git deployments with build_on_push false for a tag, and updates repo_ref / graph_config_path', async () => {
-    const { fake, run } = setup();
+    const { server, run } = setup();
     expect(
       (
         await run([
@@ -207,7 +219,7 @@ describe('deploy requests', () => {
         ])
       ).code,
     ).toBe(0);
-    expect(fake.requests.find((r) => r.method === 'POST')!.body).toEqual({
+    expect(server.requests.find((r) => r.method === 'POST')!.body).toEqual({
       name: 'support',
       source: 'git_host',
       source_config: { repo_url: 'https://github.com/acme/support', build_on_push: false },
@@ -215,7 +227,7 @@ describe('deploy requests', () => {
     });
     expect((await run(['deploy', 'support', '--ref', 'main', ...fast])).code).toBe(0);
     expect((await run(['deploy', 'support', '--config-path', 'graphs/langgraph.json', ...fast])).code).toBe(0);
-    expect(fake.requests.filter((r) => r.method === 'PATCH').map((r) => r.body)).toEqual([
+    expect(server.requests.filter((r) => r.method === 'PATCH').map((r) => r.body)).toEqual([
       { source_revision_config: { repo_ref: 'main' } },
       { source_revision_config: { graph_config_path: 'graphs/langgraph.json' } },
     ]);
@@ -226,8 +238,8 @@ describe('deploy requests', () => {
     [['--image', IMAGE], /builds from git .* --image does not apply/, 'git'],
     [['--repo-url', 'https://github.com/acme/other'], /needs --ref or --config-path/, 'git'],
   ])('refuses %j for an existing deployment of the other kind, or without a revision to make (exit 3)', async (flags, message, kind) => {
-    const { fake, run } = setup();
-    fake.seed(
+    const { server, run } = setup();
+    await server.seed(
       kind === 'container'
         ? { name: 'app', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } }
         : {
@@ -240,28 +252,30 @@ describe('deploy requests', () => {
     const result = await run(['deploy', 'app', ...flags]);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(message);
-    expect(fake.writes()).toEqual([]);
+    expect(server.writes()).toEqual([]);
   });
 
   it('updates instead when another deploy created the name between the lookup and the create', async () => {
-    const fake = new FakeControlPlane();
+    const server = testControlPlane();
     let raced = false;
-    const fetch = async (request: Request) => {
+    server.beforeEach(async (request) => {
       if (request.method === 'POST' && !raced) {
         raced = true; // the other deploy wins the race
-        fake.seed({ name: 'billing', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } });
+        await server.seed({ name: 'billing', source: 'external_container', source_revision_config: { image_uri: 'r/a:1' } });
       }
-      return fake.fetch(request);
-    };
+    });
     const result = await cli(['deploy', 'billing', '--image', 'r/a:2', ...fast, '--json'], {
-      env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: fake.apiKey, CI: '1' },
-      fetch,
+      env: { AGENTPLANE_BASE_URL: server.baseUrl, AGENTPLANE_API_KEY: server.apiKey, CI: '1' },
+      fetch: server.fetch,
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('was created meanwhile');
-    expect(fake.writes()).toEqual(['POST /v2/deployments', `PATCH /v2/deployments/${fake.byName('billing')!.deployment.id}`]);
-    expect(JSON.parse(result.stdout)).toMatchObject({ created: false, deployment: { source_revision_config: { image_uri: 'r/a:2' } } });
-    expect([...fake.stored.values()].filter((s) => s.deployment.name === 'billing')).toHaveLength(1);
+    const billing = (await server.byName('billing'))!;
+    expect(server.writes()).toEqual(['POST /v2/deployments', `PATCH /v2/deployments/${billing.id}`]);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      created: false,
+      deployment: { id: billing.id, source_revision_config: { image_uri: 'r/a:2' } },
+    });
   });
 
   it('a create refused as invalid (422) for another reason stays an error naming the flag (exit 3)', async () => {
@@ -275,11 +289,11 @@ describe('deploy requests', () => {
   });
 
   it('refuses to create from git without all three git flags, naming the missing ones', async () => {
-    const { fake, run } = setup();
+    const { server, run } = setup();
     const result = await run(['deploy', 'new-one', '--ref', 'main']);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('(missing: --repo-url, --config-path)');
-    expect(fake.writes()).toEqual([]);
+    expect(server.writes()).toEqual([]);
   });
 });
 
@@ -340,7 +354,7 @@ describe('answers of the control plane', () => {
   it('shows pools and providers', async () => {
     const { run } = setup();
     const pool = await run(['pool', 'get', 'python-pool']);
-    expect(pool.stdout).toMatch(/^python-pool {2}6c5b4a39-/);
+    expect(pool.stdout).toMatch(/^python-pool {2}[0-9a-f]{8}-[0-9a-f]{4}-/);
     expect(pool.stdout).toMatch(/replicas +2/);
     expect(JSON.parse((await run(['provider', 'get', 'github', '--json'])).stdout).provider.provider_id).toBe('github');
   });
@@ -382,15 +396,14 @@ describe('progress output', () => {
 
   it('TTY mode: shows the time spent in each status, ticking, with a fake clock', async () => {
     let now = 0;
-    const fake = new FakeControlPlane();
+    const server = testControlPlane();
     // Each poll takes 7 s of fake time.
-    const fetch = async (request: Request) => {
+    server.beforeEach((request) => {
       if (request.url.includes('/revisions/')) now += 7_000;
-      return fake.fetch(request);
-    };
+    });
     const result = await cli(['deploy', 'clocked', '--image', IMAGE, ...fast], {
-      env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: fake.apiKey },
-      fetch,
+      env: { AGENTPLANE_BASE_URL: server.baseUrl, AGENTPLANE_API_KEY: server.apiKey },
+      fetch: server.fetch,
       isTTY: true,
       now: () => now,
     });
@@ -419,7 +432,9 @@ describe('interrupts', () => {
   it('exits 143 on SIGTERM (the bin passes an InterruptedError)', async () => {
     const { run } = setup();
     const controller = new AbortController();
-    const result = await run(['deploy', 'x', '--image', `${IMAGE}--never`, '--interval', '5ms'], {
+    // A git deployment: its revision is BUILDING for a poll before it deploys.
+    const git = ['--repo-url', 'https://github.com/acme/x', '--ref', 'main', '--config-path', 'langgraph.json'];
+    const result = await run(['deploy', 'x', ...git, '--interval', '5ms'], {
       signal: controller.signal,
       onStderr: (_, all) => {
         if (all.includes('BUILDING')) controller.abort(new InterruptedError('SIGTERM'));
@@ -430,29 +445,28 @@ describe('interrupts', () => {
   });
 
   it('an interrupt during the lookup changes nothing (exit 130)', async () => {
-    const { fake, run } = setup();
+    const { server, run } = setup();
     const controller = new AbortController();
     controller.abort(new InterruptedError('SIGINT'));
     const result = await run(['deploy', 'x', '--image', IMAGE], { signal: controller.signal });
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('interrupted before anything was changed');
-    expect(fake.writes()).toEqual([]);
+    expect(server.writes()).toEqual([]);
   });
 
   it('an interrupt during the create lets it finish, then stops before waiting', async () => {
-    const fake = new FakeControlPlane();
+    const server = testControlPlane();
     const controller = new AbortController();
-    const fetch = async (request: Request) => {
+    server.beforeEach((request) => {
       if (request.method === 'POST') controller.abort(new InterruptedError('SIGINT'));
-      return fake.fetch(request);
-    };
+    });
     const result = await cli(['deploy', 'x', '--image', IMAGE, '--json'], {
-      env: { AGENTPLANE_BASE_URL: BASE, AGENTPLANE_API_KEY: fake.apiKey, CI: '1' },
-      fetch,
+      env: { AGENTPLANE_BASE_URL: server.baseUrl, AGENTPLANE_API_KEY: server.apiKey, CI: '1' },
+      fetch: server.fetch,
       signal: controller.signal,
     });
     expect(result.code).toBe(130);
-    expect(fake.writes()).toEqual(['POST /v2/deployments']);
+    expect(server.writes()).toEqual(['POST /v2/deployments']);
     expect(result.stderr).toContain('had not answered a poll yet');
     expect(JSON.parse(result.stdout)).toMatchObject({
       created: true,

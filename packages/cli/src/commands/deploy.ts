@@ -2,16 +2,11 @@
 // one, PATCH the new image_uri or repo_ref (which makes a new revision); then wait for the
 // revision it made. Running it twice never creates two deployments: the lookup reads every page
 // of listDeployments (name_contains, then an exact comparison).
-import {
-  type Deployment,
-  type DeploymentCreate,
-  type DeploymentUpdate,
-  findDeploymentByName,
-  type Secret,
-  unwrap,
-} from '@agentplane/control-plane';
+import type { Deployment, DeploymentCreate, DeploymentUpdate, Secret } from '@agentplane/control-plane';
+import { findDeploymentByName, unwrap } from '@agentplane/control-plane';
 import type { Context } from '../context.js';
-import { type ExitCode, UsageError } from '../errors.js';
+import type { ExitCode } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { emitJson } from '../output.js';
 import { checkName, signal } from '../resolve.js';
 import { readRevision, waitAndReport, waitSettings } from './wait.js';

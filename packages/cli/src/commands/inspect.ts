@@ -1,28 +1,16 @@
 // The read-only commands and delete: status, revisions, delete, pool get, provider get.
-import { iterateRevisions, type Revision, type RevisionStatus, unwrap } from '@agentplane/control-plane';
+import type { Revision, RevisionStatus } from '@agentplane/control-plane';
+import { iterateRevisions, unwrap } from '@agentplane/control-plane';
 import type { Context } from '../context.js';
-import { EXIT, type ExitCode, UsageError } from '../errors.js';
+import type { ExitCode } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { keyValues, table } from '../format.js';
+import { RevisionStatusSchema } from '../generated/contract.js';
 import { emitJson } from '../output.js';
 import { resolveDeployment, signal } from '../resolve.js';
 
-// Every RevisionStatus, in lifecycle order; `satisfies Record` makes a status the spec adds a
-// compile error here instead of a value --status silently refuses.
-const STATUSES = Object.keys({
-  CREATING: 1,
-  QUEUED: 1,
-  AWAITING_BUILD: 1,
-  BUILDING: 1,
-  AWAITING_DEPLOY: 1,
-  DEPLOYING: 1,
-  CREATE_FAILED: 1,
-  BUILD_FAILED: 1,
-  DEPLOY_FAILED: 1,
-  DEPLOYED: 1,
-  SKIPPED: 1,
-  INTERRUPTED: 1,
-  UNKNOWN: 1,
-} satisfies Record<RevisionStatus, 1>) as RevisionStatus[];
+/** Every revision status, as the spec's RevisionStatus enum lists them. */
+const STATUSES: readonly RevisionStatus[] = RevisionStatusSchema.enum;
 
 /** `agentplane status <deployment>`: the deployment and its latest revision. */
 export async function statusCommand(ctx: Context): Promise<ExitCode> {

@@ -1,19 +1,13 @@
 // Waiting for a revision and reporting how it ended: the heart of `deploy` and `wait`.
-import {
-  type Deployment,
-  type Revision,
-  RevisionFailedError,
-  type RevisionFailureStatus,
-  RevisionTimeoutError,
-  unwrap,
-  waitForRevision,
-} from '@agentplane/control-plane';
+import type { Deployment, Revision, RevisionFailureStatus } from '@agentplane/control-plane';
+import { RevisionFailedError, RevisionTimeoutError, unwrap, waitForRevision } from '@agentplane/control-plane';
 import type { Context } from '../context.js';
-import { CliError, EXIT, type ExitCode, InterruptedError, UsageError } from '../errors.js';
+import type { ExitCode } from '../errors.js';
+import { CliError, EXIT, InterruptedError, UsageError } from '../errors.js';
 import { durationFlag, formatDuration, parseDuration } from '../format.js';
 import { emitJson, errorJson, printError } from '../output.js';
 import type { Snapshot } from '../progress.js';
-import { isUuid, resolveDeployment, signal } from '../resolve.js';
+import { isId, resolveDeployment, signal } from '../resolve.js';
 
 export interface WaitSettings {
   timeoutMs: number;
@@ -172,7 +166,7 @@ function interrupted(ctx: Context, target: WaitTarget, label: string, where: Sna
 export async function waitCommand(ctx: Context): Promise<ExitCode> {
   const [deploymentRef, revisionId] = ctx.args as [string, string | undefined];
   const settings = waitSettings(ctx);
-  if (revisionId !== undefined && !isUuid(revisionId)) {
+  if (revisionId !== undefined && !isId(revisionId)) {
     throw new UsageError(
       `revision ${JSON.stringify(revisionId)} is not a revision ID (a UUID)`,
       'omit it to wait for the latest revision, or copy the ID from `agentplane revisions <deployment>`.',
@@ -180,7 +174,7 @@ export async function waitCommand(ctx: Context): Promise<ExitCode> {
   }
   // Without an API key, only getRevision is allowed: both IDs must be given as IDs.
   if (!ctx.hasApiKey()) {
-    if (!isUuid(deploymentRef) || revisionId === undefined) {
+    if (!isId(deploymentRef) || revisionId === undefined) {
       throw new UsageError(
         'without an API key, `agentplane wait` needs a deployment ID and a revision ID',
         'pass --api-key (or AGENTPLANE_API_KEY) to wait by name or for the latest revision; a tenant ID or bearer token only reads one revision by its IDs.',

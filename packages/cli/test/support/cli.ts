@@ -1,5 +1,6 @@
 // Runs the CLI in-process, capturing what it writes.
-import { type RunOptions, run } from '../../src/index.js';
+import type { RunOptions } from '../../src/index.js';
+import { run } from '../../src/index.js';
 
 export interface CliResult {
   code: number;

@@ -3,8 +3,10 @@
 // only the Target changes. Every assertion goes through the CLI's output and the public API.
 import { unwrap } from '@agentplane/control-plane';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cli } from './cli.js';
-import { countByName, type Outcome, type Target, targetClient, targetEnv, uniqueName } from './target.js';
+import type { CliResult } from './cli.js';
+import { cli } from './cli.js';
+import type { Outcome, Target } from './target.js';
+import { countByName, targetClient, targetEnv, uniqueName } from './target.js';
 
 export function describeCliScenarios(makeTarget: () => Target | Promise<Target>): void {
   let target: Target;

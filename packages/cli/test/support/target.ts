@@ -1,11 +1,10 @@
 // Where the CLI scenarios run. A Target is a control plane plus the few things a scenario needs
 // to know about it: its URL and credentials, how to make a revision end a given way, and a revision
-// clock fast enough to test with. The unit suite uses the in-memory fake (injected fetch, and
-// over HTTP with the global fetch); the end-to-end suite adds the emulator, whose
-// `revision_outcomes` globs on the image URI / ref and `step_ms` clock map onto image(), ref()
-// and the duration flags.
-import { type ControlPlaneClient, createControlPlaneClient, iterateDeployments } from '@agentplane/control-plane';
-import { FakeControlPlane, type FakeOutcome } from './fake-control-plane.js';
+// clock fast enough to test with. The scenarios run against the emulator in process (injected
+// fetch) and over HTTP (the global fetch, as a pipeline reaches a real control plane); any other
+// control plane can be a Target too.
+import type { ControlPlaneClient } from '@agentplane/control-plane';
+import { createControlPlaneClient, iterateDeployments } from '@agentplane/control-plane';
 
 /**
  * How a revision made from an image or ref ends: a terminal status, or SLOW (still in progress
@@ -55,41 +54,4 @@ let names = 0;
 /** A deployment name no other scenario uses. */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${process.pid}-${++names}`;
-}
-
-const FAKE_SUFFIX: Record<Outcome, FakeOutcome> = {
-  DEPLOYED: 'deployed',
-  CREATE_FAILED: 'create-failed',
-  BUILD_FAILED: 'build-failed',
-  DEPLOY_FAILED: 'deploy-failed',
-  INTERRUPTED: 'interrupted',
-  SLOW: 'never',
-};
-
-function fakeTarget(fake: FakeControlPlane, label: string, baseUrl: string, fetch: Target['fetch'], close?: () => Promise<void>): Target {
-  let images = 0;
-  return {
-    label,
-    baseUrl,
-    apiKey: fake.apiKey,
-    invalidApiKey: 'not-the-key',
-    ...(fetch ? { fetch } : {}),
-    image: (outcome) => `registry.test/agents/app:1.0.${++images}${outcome === 'DEPLOYED' ? '' : `--${FAKE_SUFFIX[outcome]}`}`,
-    ref: (outcome) => (outcome === 'DEPLOYED' ? 'main' : `release--${FAKE_SUFFIX[outcome]}`),
-    intervalFlag: '5ms',
-    timeoutFlag: '10s',
-    shortTimeoutFlag: '200ms',
-    ...(close ? { close } : {}),
-  };
-}
-
-/** The in-memory fake, reached through an injected fetch (no network at all). */
-export function fakeFetchTarget(fake = new FakeControlPlane()): Target & { fake: FakeControlPlane } {
-  return { ...fakeTarget(fake, 'fake control plane (injected fetch)', 'http://control-plane.test', fake.fetch), fake };
-}
-
-/** The same fake served over HTTP on localhost, reached with the global fetch as a real server would be. */
-export async function fakeHttpTarget(fake = new FakeControlPlane()): Promise<Target & { fake: FakeControlPlane }> {
-  const server = await fake.serve();
-  return { ...fakeTarget(fake, 'fake control plane over HTTP (global fetch)', server.url, undefined, server.close), fake };
 }
