@@ -3,7 +3,7 @@
 // the spec by the emulator itself (the fixture fails a test on any violation).
 import type { Superstep, ThreadState } from '@agentplane/agent-server';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from './emulator-fixture.js';
+import { useEmulator } from './support/harness.js';
 
 const f = useEmulator();
 

@@ -5,7 +5,7 @@
 
 import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from './emulator-fixture.js';
+import { useEmulator } from './support/harness.js';
 
 const f = useEmulator({
   apiKey: 'key-a',

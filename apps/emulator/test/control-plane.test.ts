@@ -4,7 +4,7 @@
 import type { DeploymentCreate, HTTPValidationError, RevisionStatus } from '@agentplane/control-plane';
 import { createDeploymentAndWait, isTerminalRevisionStatus, RevisionFailedError, waitForRevision } from '@agentplane/control-plane';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from './emulator-fixture.js';
+import { useEmulator } from './support/harness.js';
 
 const STEP = 1000;
 const f = useEmulator({

@@ -7,7 +7,7 @@ import type { AnyHandlers, RawAnswer } from '../src/contract/handler-types.js';
 import { createApiHandler } from '../src/http/api-handler.js';
 import { createAuthenticator } from '../src/http/authenticator.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
-import { useEmulator } from './emulator-fixture.js';
+import { useEmulator } from './support/harness.js';
 
 const f = useEmulator({ config: { agent_server: { api_keys: ['agent-key'] } } });
 const json = { 'content-type': 'application/json', 'x-api-key': 'agent-key' };

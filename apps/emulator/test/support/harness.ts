@@ -1,9 +1,14 @@
-// Shared by the SDK, fuzz, crash and concurrency tests: an in-process emulator on free ports that
-// records what it reports through onError (contract violations, internal errors), a raw HTTP
-// sender for requests no typed client would make, and the spec's own validator for answers.
+// The one emulator fixture of the emulator's tests: an emulator on free ports (in-memory unless a
+// file is given) that records what it reports through onError (contract violations, internal
+// errors); `useEmulator` wraps it for a test file with typed clients and a movable revision
+// clock. Also a raw HTTP sender for requests no typed client would make, and the spec's own
+// validator for answers.
 import http from 'node:http';
 import net from 'node:net';
+import { createAgentServerClient } from '@agentplane/agent-server';
+import { createControlPlaneClient } from '@agentplane/control-plane';
 import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { EmulatorConfig } from '../../src/config.js';
 import type { RunningEmulator } from '../../src/emulator.js';
 import { startEmulator } from '../../src/emulator.js';
@@ -14,7 +19,7 @@ export interface TestEmulator extends RunningEmulator {
 }
 
 export async function startTestEmulator(
-  options: { config?: EmulatorConfig; revisionStepMs?: number; db?: string } = {},
+  options: { config?: EmulatorConfig; revisionStepMs?: number; db?: string; now?: () => number } = {},
 ): Promise<TestEmulator> {
   const errors: string[] = [];
   const emulator = await startEmulator({
@@ -25,8 +30,49 @@ export async function startTestEmulator(
     revisionStepMs: options.revisionStepMs ?? 50,
     validateResponses: true,
     onError: (message) => errors.push(message),
+    ...(options.now ? { now: options.now } : {}),
   });
   return Object.assign(emulator, { errors });
+}
+
+export interface Fixture {
+  emulator: TestEmulator;
+  agent: ReturnType<typeof createAgentServerClient>;
+  control: ReturnType<typeof createControlPlaneClient>;
+  /** Control-plane client with another API key (or none). */
+  controlAs(apiKey: string): ReturnType<typeof createControlPlaneClient>;
+  /** Moves the lifecycle clock forward. */
+  advance(ms: number): void;
+}
+
+/**
+ * An emulator for the whole test file, with typed clients of both APIs and a revision clock the
+ * tests move; a test fails when the emulator reported a contract violation or internal error.
+ */
+export function useEmulator(options: { config?: EmulatorConfig; revisionStepMs?: number; apiKey?: string } = {}): Fixture {
+  const fixture = {} as Fixture;
+  let clock = Date.now();
+  beforeAll(async () => {
+    fixture.emulator = await startTestEmulator({
+      config: options.config,
+      revisionStepMs: options.revisionStepMs ?? 1000,
+      now: () => clock,
+    });
+    const apiKey = options.apiKey ?? fixture.emulator.defaultApiKey!;
+    fixture.agent = createAgentServerClient({ baseUrl: fixture.emulator.agentServerUrl, retry: false });
+    fixture.controlAs = (key) => createControlPlaneClient({ baseUrl: fixture.emulator.controlPlaneUrl, apiKey: key, retry: false });
+    fixture.control = fixture.controlAs(apiKey);
+    fixture.advance = (ms) => {
+      clock += ms;
+    };
+  });
+  afterEach(() => {
+    expect(fixture.emulator.errors.splice(0), 'the emulator reported contract violations or internal errors').toEqual([]);
+  });
+  afterAll(async () => {
+    await fixture.emulator?.close();
+  });
+  return fixture;
 }
 
 export interface RawResponse {
