@@ -46,7 +46,6 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { mockSpecPath } from '@agentplane/mock/mocks';
 import { startPrism, stopChild } from '@agentplane/mock/prism';
 import { freePort, REPO_ROOT } from '@agentplane/openapi-toolkit';
@@ -187,13 +186,19 @@ async function compare(contenders, { connections, seconds }) {
   return samples.map(summarize);
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux). */
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux).
+ * @param {number} pid
+ */
 function cpuSeconds(pid) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
-/** A small seeded pseudo-random generator (mulberry32): every run sends the same mix. */
+/**
+ * A small seeded pseudo-random generator (mulberry32): every run sends the same mix.
+ * @param {number} seed
+ */
 function rng(seed) {
   let state = seed >>> 0;
   return () => {
@@ -322,7 +327,10 @@ async function startFloorServer() {
   };
 }
 
-/** VmRSS and VmHWM (peak) of a process, in MB (Linux /proc). */
+/**
+ * VmRSS and VmHWM (peak) of a process, in MB (Linux /proc).
+ * @param {number} pid
+ */
 function memoryOf(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const mb = (/** @type {string} */ field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
@@ -338,10 +346,7 @@ function memoryOf(pid) {
  * @returns {Promise<{small: string, large: string, bulkIds: string[], historyMs: number, bulkMs: number}>}
  */
 async function seedThroughStore(dbFile, bulk) {
-  const dist = (/** @type {string} */ file) => pathToFileURL(path.join(EMULATOR_DIR, 'dist', file)).href;
-  const { openDatabase } = await import(dist('store/database.js'));
-  const { ThreadStore } = await import(dist('agent-server/thread-store.js'));
-  const { planSupersteps, stampCheckpoints } = await import(dist('index.js'));
+  const { openDatabase, ThreadStore, planSupersteps, stampCheckpoints } = await import('@agentplane/emulator/seeding');
   const CHUNK = 1000; // the API's cap on supersteps per create
   const started = performance.now();
   const db = openDatabase(dbFile);
@@ -363,6 +368,7 @@ async function seedThroughStore(dbFile, bulk) {
     const threadId = randomUUID();
     const metadata = { graph_id: 'support', tenant: 'tenant-history', user: 'user-history' };
     store.transaction(() => {
+      /** @type {Record<string, unknown>} */
       let values = {};
       for (let from = 0; from < checkpoints; from += CHUNK) {
         const supersteps = Array.from({ length: Math.min(CHUNK, checkpoints - from) }, (_, k) => superstep(from + k));
@@ -410,7 +416,10 @@ async function seedThroughStore(dbFile, bulk) {
   return { small, large, bulkIds, historyMs, bulkMs: performance.now() - bulkStarted };
 }
 
-/** The exact number of threads, from the search's X-Pagination-Total. */
+/**
+ * The exact number of threads, from the search's X-Pagination-Total.
+ * @param {string} base
+ */
 async function threadCount(base) {
   const response = await fetch(`${base}/threads/search`, {
     method: 'POST',

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// `npm run bench`: runs every benchmark under scripts/bench/ in turn and prints their figures.
+// `npm run bench [name...]`: runs every benchmark of this folder (*.bench.js) in turn, or those
+// whose file name starts with a given name, and prints their figures.
 // Benchmarks print measurements (and ratios against a baseline taken in the same run); they
 // never pass or fail on timings, because the machines they run on are shared and noisy.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench');
+const dir = path.dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
 const files = fs
   .readdirSync(dir)

@@ -10,9 +10,8 @@
 // the overhead against raw fetch goes.
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { REPO_ROOT } from '@agentplane/openapi-toolkit';
 import { build } from 'esbuild';
 
 export const title = 'Clients: request overhead and bundle size';
@@ -53,6 +52,7 @@ export async function run() {
   const base = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
 
   const { default: createClient } = await import('openapi-fetch');
+  /** @type {import('openapi-fetch').Client<import('@agentplane/control-plane').paths>} */
   const bareOpenapiFetch = createClient({ baseUrl: base, headers: { 'X-Api-Key': 'bench' } });
   const controlPlane = createControlPlaneClient({ baseUrl: base, apiKey: 'bench' });
   const agentServer = createAgentServerClient({ baseUrl: base, apiKey: 'bench' });
@@ -74,6 +74,7 @@ export async function run() {
 
   const medians = await measure(contenders);
 
+  /** @type {[string, number, string][]} */
   const rows = [
     ['raw fetch (GET pool)', medians['raw fetch (GET pool)'], ''],
     [
@@ -101,11 +102,11 @@ export async function run() {
   server.close();
 
   console.log('\nmin+gzip size of each entry, dependencies bundled (esbuild --minify, gzip -9):');
-  const require = createRequire(import.meta.url);
+  const resolve = (/** @type {string} */ name) => fileURLToPath(import.meta.resolve(name));
   const entries = {
-    '@agentplane/control-plane': path.join(REPO_ROOT, 'packages/control-plane/dist/index.js'),
-    '@agentplane/agent-server': path.join(REPO_ROOT, 'packages/agent-server/dist/index.js'),
-    'openapi-fetch alone (reference)': require.resolve('openapi-fetch'),
+    '@agentplane/control-plane': resolve('@agentplane/control-plane'),
+    '@agentplane/agent-server': resolve('@agentplane/agent-server'),
+    'openapi-fetch alone (reference)': createRequire(import.meta.url).resolve('openapi-fetch'),
   };
   for (const [name, entry] of Object.entries(entries)) {
     const result = await build({
@@ -117,7 +118,9 @@ export async function run() {
       write: false,
       logLevel: 'silent',
     });
-    const code = result.outputFiles[0].contents;
+    const output = result.outputFiles?.[0];
+    if (!output) throw new Error(`esbuild wrote nothing for ${name}`);
+    const code = output.contents;
     const gzip = zlib.gzipSync(code, { level: 9 }).length;
     const target = name.startsWith('@agentplane') ? `(target ≤ 8 kB: ${gzip <= 8192 ? 'met' : 'MISSED'})` : '';
     console.log(
@@ -126,31 +129,40 @@ export async function run() {
   }
 }
 
-/** Runs the contenders in interleaved rounds after a warm-up; answers each one's median per-request time, ms. */
+/**
+ * Runs the contenders in interleaved rounds after a warm-up; answers each one's median per-request time, ms.
+ * @template {string} Name
+ * @param {Record<Name, () => Promise<unknown>>} contenders
+ * @returns {Promise<Record<Name, number>>}
+ */
 async function measure(contenders) {
   /** @type {Record<string, number[]>} per-request times, ms */
   const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-  for (const fn of Object.values(contenders)) for (const until = performance.now() + WARMUP_MS; performance.now() < until; ) await fn();
+  /** @type {[string, () => Promise<unknown>][]} */
   const entries = Object.entries(contenders);
+  for (const [, fn] of entries) for (const until = performance.now() + WARMUP_MS; performance.now() < until; ) await fn();
   for (let round = 0; round < ROUNDS; round++) {
     // Each round starts with another contender, so that none always runs right after the same one.
-    const order = entries.map((_, i) => entries[(i + round) % entries.length]);
+    const order = entries.map((_, i) => /** @type {[string, () => Promise<unknown>]} */ (entries[(i + round) % entries.length]));
     for (const [name, fn] of order) {
       for (let i = 0; i < REQUESTS_PER_ROUND; i++) {
         const started = performance.now();
         await fn();
-        samples[name].push(performance.now() - started);
+        samples[name]?.push(performance.now() - started);
       }
     }
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+  const median = (/** @type {number[]} */ values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+  return /** @type {Record<Name, number>} */ (Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)])));
 }
 
-/** The control-plane client's overhead, layer by layer (AGENTPLANE_BENCH_BREAKDOWN=1). */
+/**
+ * The control-plane client's overhead, layer by layer (AGENTPLANE_BENCH_BREAKDOWN=1).
+ * @param {string} base
+ */
 async function breakdown(base) {
   const { default: createClient } = await import('openapi-fetch');
-  const { createApiClient } = await import('@agentplane/client-core');
+  const { createApiClient } = await import('@agentplane/client-core/internal');
   const { createControlPlaneClient } = await import('@agentplane/control-plane');
   const url = `${base}/v2/sandboxes/pools/python-pool`;
   const params = { params: { path: { name: 'python-pool' } } };
@@ -163,6 +175,7 @@ async function breakdown(base) {
       this.init = init;
     }
   }
+  /** @type {import('openapi-fetch').Client<import('@agentplane/control-plane').paths>} */
   const engine = createClient({
     baseUrl: base,
     Request: /** @type {any} */ (TrivialRequest),
@@ -171,7 +184,9 @@ async function breakdown(base) {
     querySerializer: () => '',
     headers: { 'X-Api-Key': 'bench' },
   });
+  /** @type {import('@agentplane/control-plane').ControlPlaneClient} */
   const withRequest = createApiClient({ baseUrl: base, headers: { 'X-Api-Key': 'bench' }, retry: false }, { isRetryable });
+  /** @type {import('@agentplane/control-plane').ControlPlaneClient} */
   const withAuth = createApiClient({ baseUrl: base, retry: false }, { isRetryable, credentials: { 'X-Api-Key': 'bench' } });
   const client = createControlPlaneClient({ baseUrl: base, apiKey: 'bench' });
   const layers = {
