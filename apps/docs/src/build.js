@@ -68,7 +68,10 @@ const index = template.replace('<!-- GUIDE_TOC -->', guide.toc).replace('<!-- GU
 fs.writeFileSync(path.join(DIST_DIR, 'index.html'), index);
 console.log(`docs: ${path.relative(process.cwd(), DIST_DIR)}/index.html, ${apis.map((a) => a.page).join(', ')}`);
 
-/** Replaces the CDN logo URLs of the Redoc bundle with a data URI of the local mark. */
+/**
+ * Replaces the CDN logo URLs of the Redoc bundle with a data URI of the local mark.
+ * @param {string} file
+ */
 function localizeRemoteAssets(file) {
   const logo = `data:image/svg+xml;base64,${fs.readFileSync(path.join(DOCS_DIR, 'src', 'redocly-logo.svg')).toString('base64')}`;
   const html = fs.readFileSync(file, 'utf8');

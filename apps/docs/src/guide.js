@@ -19,7 +19,7 @@ export function sectionCodeBlocks(markdown, { heading, lang }) {
   const lines = all.slice(start + 1);
   const end = lines.findIndex((line) => line.startsWith('## '));
   const section = (end < 0 ? lines : lines.slice(0, end)).join('\n');
-  return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].filter((m) => !lang || m[1] === lang).map((m) => m[2].trimEnd());
+  return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].filter((m) => !lang || m[1] === lang).map((m) => (m[2] ?? '').trimEnd());
 }
 
 /**
@@ -37,7 +37,7 @@ export function escapeHtml(text) {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
-const code = (text) => `<pre><code>${escapeHtml(text)}</code></pre>`;
+const code = (/** @type {string} */ text) => `<pre><code>${escapeHtml(text)}</code></pre>`;
 
 /**
  * The guide sections of the index, and their table of contents.
@@ -46,7 +46,7 @@ const code = (text) => `<pre><code>${escapeHtml(text)}</code></pre>`;
  */
 export function renderGuide(repoRoot) {
   const readme = path.join(repoRoot, 'README.md');
-  const pkg = (name) => path.join(repoRoot, 'packages', name, 'README.md');
+  const pkg = (/** @type {string} */ name) => path.join(repoRoot, 'packages', name, 'README.md');
   const sections = [
     {
       id: 'run-locally',

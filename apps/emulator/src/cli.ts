@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, readConfigFile } from './config.js';
+import type { RunningEmulator } from './emulator.js';
 import { DEFAULTS, startEmulator } from './emulator.js';
 
 const USAGE = `Usage: agentplane-emulator [options]
@@ -50,23 +51,27 @@ function fromEnv(values: Record<string, unknown>, flag: string): string | undefi
   return variable === '' ? undefined : variable;
 }
 
+function parseFlags(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    options: {
+      config: { type: 'string' },
+      db: { type: 'string' },
+      'control-plane-port': { type: 'string' },
+      'agent-server-port': { type: 'string' },
+      'revision-step-ms': { type: 'string' },
+      host: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+}
+
 export async function main(argv: string[]): Promise<number> {
-  let values;
+  let values: ReturnType<typeof parseFlags>;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        config: { type: 'string' },
-        db: { type: 'string' },
-        'control-plane-port': { type: 'string' },
-        'agent-server-port': { type: 'string' },
-        'revision-step-ms': { type: 'string' },
-        host: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    values = parseFlags(argv);
   } catch (error) {
     process.stderr.write(`agentplane-emulator: ${(error as Error).message}\n\n${USAGE}`);
     return 2;
@@ -82,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
     return n;
   };
 
-  let emulator;
+  let emulator: RunningEmulator;
   try {
     const base = invocationDir();
     const configFile = fromEnv(values, 'config');

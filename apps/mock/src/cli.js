@@ -27,9 +27,11 @@ Serves a Prism mock of each API from its bundled spec (build first: npm run buil
 }
 
 const host = flags.host ?? process.env.AGENTPLANE_MOCK_HOST ?? '127.0.0.1';
+/** @type {import('./mock-server.js').MockServer[]} */
 const servers = [];
 let stopping = false;
 
+/** @param {number} exitCode */
 async function stopAll(exitCode) {
   if (stopping) return;
   stopping = true;
@@ -41,7 +43,8 @@ process.on('SIGTERM', () => void stopAll(0));
 
 try {
   for (const mock of MOCKS) {
-    const port = parsePort(flags[mock.portFlag] ?? process.env[mock.portEnv] ?? String(mock.defaultPort), mock.portFlag);
+    const given = mock.portFlag === 'control-plane-port' ? flags['control-plane-port'] : flags['agent-server-port'];
+    const port = parsePort(given ?? process.env[mock.portEnv] ?? String(mock.defaultPort), mock.portFlag);
     const server = await startMock({ api: mock.api, port, host, verbose: 'warn', stdio: 'inherit' });
     servers.push(server);
     server.child.once('exit', (code, signal) => {

@@ -19,7 +19,10 @@ export const MOCKS = [
   },
 ];
 
-/** The bundled JSON spec Prism serves; fails with a hint when it has not been built. */
+/**
+ * The bundled JSON spec Prism serves; fails with a hint when it has not been built.
+ * @param {string} api
+ */
 export function mockSpecPath(api) {
   const { bundleJson } = apiPaths(api);
   if (!fs.existsSync(bundleJson)) {

@@ -5,7 +5,10 @@
 // the spec's HTTPValidationError shape, so the fields named are the fields at fault.
 import http from 'node:http';
 
-/** Prism reports Ajv keywords; the mock answers the pydantic-style `type`s the spec's examples use. */
+/**
+ * Prism reports Ajv keywords; the mock answers the pydantic-style `type`s the spec's examples use.
+ * @type {Record<string, string>}
+ */
 const TYPES = {
   required: 'missing',
   additionalProperties: 'extra_forbidden',
@@ -21,6 +24,7 @@ const TYPES = {
   enum: 'enum',
   const: 'literal_error',
 };
+/** @type {Record<string, string>} */
 const TYPE_OF_TYPE = {
   string: 'string_type',
   integer: 'int_type',
@@ -48,14 +52,15 @@ export function violationsToValidationErrors(header) {
     const [origin, ...location] = violation.location ?? [];
     // `if` only says a `then` failed; the failing fields are reported on their own.
     if (origin !== 'request' || location.length === 0 || typeof violation.code !== 'string' || violation.code === 'if') continue;
-    const loc = location.map((part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part));
+    /** @type {(string | number)[]} */
+    const loc = location.map((/** @type {string} */ part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part));
     // A missing or unknown property is reported on its object; the item names the property.
     const named = /(?:required property|found) '([^']+)'/.exec(violation.message)?.[1];
     if (named && (violation.code === 'required' || violation.code === 'additionalProperties')) loc.push(named);
     const expected = /must be (\w+)$/.exec(violation.message)?.[1];
     const type =
       violation.code === 'type'
-        ? (TYPE_OF_TYPE[expected] ?? 'type_error')
+        ? (TYPE_OF_TYPE[expected ?? ''] ?? 'type_error')
         : violation.code === 'format'
           ? `${/format "([^"]+)"/.exec(violation.message)?.[1] ?? 'format'}_parsing`
           : (TYPES[violation.code] ?? violation.code);

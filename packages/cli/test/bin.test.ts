@@ -93,8 +93,9 @@ describe('the agentplane bin', () => {
 
   it('stops waiting on SIGINT with exit 130 and leaves the deployment alone', async () => {
     const proc = agentplane(['deploy', 'bin-sigint', '--image', 'registry.test/app:1', '--interval', '20ms'], env());
-    let seen: string | undefined;
-    await until(() => (seen = /^\s+\d+s {2}([A-Z_]+)/m.exec(proc.stderr())?.[1]) !== undefined, 'a first status line');
+    const seenStatus = () => /^\s+\d+s {2}([A-Z_]+)/m.exec(proc.stderr())?.[1];
+    await until(() => seenStatus() !== undefined, 'a first status line');
+    const seen = seenStatus();
     const before = (await findDeploymentByName(api(), 'bin-sigint'))!;
     proc.kill('SIGINT');
     expect(await proc.code).toBe(130);

@@ -26,7 +26,7 @@ export function retryPolicyFor(operations: Readonly<Record<string, OperationFact
       pattern: new RegExp(
         `${op.path
           .split(/\{[^}]+\}/)
-          .map(escape)
+          .map(escapeRegExp)
           .join('[^/]+')}$`,
       ),
     }))
@@ -46,6 +46,6 @@ async function bodyNames(request: RequestLike, field: string): Promise<boolean> 
   return !!body && typeof body === 'object' && (body as Record<string, unknown>)[field] != null;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -28,7 +28,10 @@ function lazyValidators(api: ApiName): (module: ValidatorModule) => Validators {
   const loaded = new Map<ValidatorModule, Validators>();
   return (module) => {
     let validators = loaded.get(module);
-    if (!validators) loaded.set(module, (validators = require(`../generated/${api}/${module}.cjs`) as Validators));
+    if (!validators) {
+      validators = require(`../generated/${api}/${module}.cjs`) as Validators;
+      loaded.set(module, validators);
+    }
     return validators;
   };
 }
@@ -67,7 +70,10 @@ const contracts = new Map<ApiName, ApiContract>();
 /** The contract of an API (built once per process; it holds no state). */
 export function loadContract(name: ApiName): ApiContract {
   let contract = contracts.get(name);
-  if (!contract) contracts.set(name, (contract = buildContract(name)));
+  if (!contract) {
+    contract = buildContract(name);
+    contracts.set(name, contract);
+  }
   return contract;
 }
 
