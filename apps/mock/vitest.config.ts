@@ -1,10 +1,13 @@
+// The package's unit and contract tests; its slow end-to-end suites (*.e2e.test.ts) are the
+// @agentplane/mock:e2e project (vitest.e2e.config.ts).
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
   test: {
     name: '@agentplane/mock',
     include: ['test/**/*.test.ts'],
-    // Starts one Prism per API for the contract tests and shares their URLs through `inject`.
+    exclude: ['test/**/*.e2e.test.ts'],
+    // Starts one mock per API for the contract tests and shares their URLs through `inject`.
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,5 +1,5 @@
 // The CLI's behaviour as a CI pipeline sees it, written once against a Target, so that the same
-// scenarios run against the fake now and against the emulator (or any real control plane) later:
+// scenarios run against the emulator in process and over HTTP (or any real control plane):
 // only the Target changes. Every assertion goes through the CLI's output and the public API.
 import { unwrap } from '@agentplane/control-plane';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
