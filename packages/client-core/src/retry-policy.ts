@@ -1,6 +1,6 @@
 // Whether a request is safe to send again, as the spec declares it: each client package hands
 // over its generated operation table (method, path template, `x-retry-safe` policy), so a change
-// of the spec changes what is retried with no code edit (decision K6).
+// of the spec changes what is retried with no code edit (decision S7).
 import type { RequestLike } from './outgoing-request.js';
 import type { IsRetryable } from './retry.js';
 

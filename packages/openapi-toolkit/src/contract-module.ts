@@ -1,5 +1,5 @@
 // The facts a client acts on, generated into each client package as src/generated/contract.ts
-// (decision K6), so that no client or tool restates the spec:
+// (decision S7), so that no client or tool restates the spec:
 //   operations          method, path template and retry policy (from `x-retry-safe`) of each
 //                       operation
 //   <Name>Schema        every component schema, annotations stripped, `x-` extensions kept

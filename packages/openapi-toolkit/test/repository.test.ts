@@ -41,4 +41,18 @@ describe('repository', () => {
     }
     expect(outside).toEqual([]);
   });
+
+  it('cites only decisions the decision record has', () => {
+    const record = fs.readFileSync(path.join(REPO_ROOT, 'docs/decisions.md'), 'utf8');
+    const entries = new Set([...record.matchAll(/^### ([A-Z]\d+)\./gm)].map((m) => m[1]));
+    const unknown: string[] = [];
+    for (const file of tracked.filter((f) => /\.(ts|js|md|yaml)$/.test(f))) {
+      const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+      for (const [, first, last] of text.matchAll(/\bdecisions? ([A-Z]\d+)(?:(?: to |–)([A-Z]\d+))?/g)) {
+        for (const entry of [first, last]) if (entry && !entries.has(entry)) unknown.push(`${file}: decision ${entry}`);
+      }
+    }
+    expect(entries.size).toBeGreaterThan(40);
+    expect(unknown).toEqual([]);
+  });
 });
