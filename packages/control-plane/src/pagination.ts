@@ -21,35 +21,29 @@ export type ListDeploymentsFilter = Omit<NonNullable<operations['listDeployments
 /** The filters of listRevisions (everything but the paging). */
 export type ListRevisionsFilter = Omit<NonNullable<operations['listRevisions']['parameters']['query']>, 'limit' | 'offset'>;
 
-export async function* iterateDeployments(
+export function iterateDeployments(
   client: ControlPlaneClient,
   filter: ListDeploymentsFilter = {},
-  { pageSize = LimitParameter.schema.maximum, signal }: PageOptions = {},
+  options: PageOptions = {},
 ): AsyncGenerator<Deployment, void, undefined> {
-  yield* offsetPages(
-    pageSize,
-    async (offset) =>
-      unwrap(
-        await client.GET('/v2/deployments', { params: { query: { ...filter, limit: pageSize, offset } }, ...(signal ? { signal } : {}) }),
-      ).resources,
+  return offsetPages(
+    options,
+    async (page, init) => unwrap(await client.GET('/v2/deployments', { params: { query: { ...filter, ...page } }, ...init })).resources,
   );
 }
 
-export async function* iterateRevisions(
+export function iterateRevisions(
   client: ControlPlaneClient,
   deploymentId: string,
   filter: ListRevisionsFilter = {},
-  { pageSize = LimitParameter.schema.maximum, signal }: PageOptions = {},
+  options: PageOptions = {},
 ): AsyncGenerator<Revision, void, undefined> {
-  yield* offsetPages(
-    pageSize,
-    async (offset) =>
-      unwrap(
-        await client.GET('/v2/deployments/{deployment_id}/revisions', {
-          params: { path: { deployment_id: deploymentId }, query: { ...filter, limit: pageSize, offset } },
-          ...(signal ? { signal } : {}),
-        }),
-      ).resources,
+  const path = { deployment_id: deploymentId };
+  return offsetPages(
+    options,
+    async (page, init) =>
+      unwrap(await client.GET('/v2/deployments/{deployment_id}/revisions', { params: { path, query: { ...filter, ...page } }, ...init }))
+        .resources,
   );
 }
 
@@ -70,17 +64,20 @@ export async function findDeploymentByName(
   return undefined;
 }
 
-/** limit/offset pages, checked against the spec's bounds of `limit` before any request; a short page is the last. */
+/**
+ * limit/offset pages of a listing, checked against the spec's bounds of `limit` when first read
+ * (not when called); a short page is the last.
+ */
 async function* offsetPages<Item extends { id: string }>(
-  pageSize: number,
-  fetchPage: (offset: number) => Promise<Item[]>,
+  { pageSize = LimitParameter.schema.maximum, signal }: PageOptions,
+  fetchPage: (page: { limit: number; offset: number }, init: { signal?: AbortSignal }) => Promise<Item[]>,
 ): AsyncGenerator<Item, void, undefined> {
   checkPageSize(pageSize, LimitParameter.schema);
   yield* paginate({
     start: 0,
     key: (item) => item.id,
     fetchPage: async (offset) => {
-      const items = await fetchPage(offset);
+      const items = await fetchPage({ limit: pageSize, offset }, signal ? { signal } : {});
       return { items, next: items.length < pageSize ? undefined : offset + items.length };
     },
   });
