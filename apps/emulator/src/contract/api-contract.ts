@@ -95,10 +95,13 @@ function buildContract(name: ApiName): ApiContract {
     titleOf: (schema) => branchOf(schema).title ?? undefined,
   };
   /** A check by a generated validator, found on first use: issues or null. */
-  const issuesOf = (module: ValidatorModule, validator: string | null, location: Location) => (value: unknown) => {
-    if (!validator) return null;
-    const validate = validators(module)[validator]!;
-    return validate(value) ? null : toValidationIssues(validate.errors ?? [], location, unions);
+  const issuesOf = (module: ValidatorModule, validator: string | null, location: Location) => {
+    if (!validator) return () => null;
+    let validate: ValidateFunction | undefined;
+    return (value: unknown) => {
+      validate ??= validators(module)[validator]!;
+      return validate(value) ? null : toValidationIssues(validate.errors ?? [], location, unions);
+    };
   };
 
   const operations = Object.values(table.operations as Record<string, GeneratedOperation>).map((op): ContractOperation => {

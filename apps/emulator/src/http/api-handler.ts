@@ -18,8 +18,8 @@ export interface Exchange {
   method: string;
   /** The request target as sent: path and query. */
   target: string;
-  /** A request header by lower-case name; undefined when absent. */
-  header(name: string): string | undefined;
+  /** Request headers by lower-case name (node:http's own record, as it parsed them). */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The body's bytes; null when the request has no body. */
   body: Uint8Array | null;
   /** The body was larger than the limit and was not kept. */
@@ -90,14 +90,16 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
       const path = route.params;
       issues.push(...(operation.checkPath(path) ?? []));
       const query: Record<string, unknown> = {};
-      for (const [name, value] of new URLSearchParams(queryAt < 0 ? '' : exchange.target.slice(queryAt + 1))) {
-        if (!Object.hasOwn(query, name)) query[name] = value;
+      if (queryAt >= 0) {
+        for (const [name, value] of new URLSearchParams(exchange.target.slice(queryAt + 1))) {
+          if (!Object.hasOwn(query, name)) query[name] = value;
+        }
       }
       issues.push(...(operation.checkQuery(query) ?? []));
 
       let body: unknown;
       if (operation.body && exchange.body !== null && exchange.body.length > 0) {
-        const contentType = (exchange.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+        const contentType = (header(exchange, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
         if (!operation.body.mediaTypes.includes(contentType)) {
           const given = contentType ? `"${contentType}"` : '(none)';
           throw new HttpError(415, `Unsupported Content-Type ${given}: send the body as ${operation.body.mediaTypes.join(' or ')}.`);
@@ -128,7 +130,7 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
       raw = { status: 500, body: { detail: 'Internal emulator error; see its log.' } };
     }
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(raw.headers ?? {})) headers[name] = String(value);
+    if (raw.headers) for (const name in raw.headers) headers[name] = String(raw.headers[name]);
     if (raw.body === undefined) return { status: raw.status, headers };
     headers['content-type'] = 'application/json';
     return { status: raw.status, headers, body: JSON.stringify(raw.body) };
@@ -159,6 +161,7 @@ function matchRoute(operations: ContractOperation[], method: string, pathname: s
 }
 
 function safeDecode(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -177,11 +180,11 @@ function credentialReaders(contract: ApiContract): Map<ContractOperation, Creden
   const readerOf = (name: string): CredentialReader | undefined => {
     const scheme = contract.securitySchemes[name];
     if (scheme?.type === 'apiKey' && scheme.in === 'header' && scheme.name) {
-      const header = scheme.name.toLowerCase();
-      return { scheme: name, read: (exchange) => exchange.header(header) || undefined };
+      const headerName = scheme.name.toLowerCase();
+      return { scheme: name, read: (exchange) => header(exchange, headerName) || undefined };
     }
     if (scheme?.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer') {
-      return { scheme: name, read: (exchange) => /^Bearer\s+(\S+)\s*$/i.exec(exchange.header('authorization') ?? '')?.[1] };
+      return { scheme: name, read: (exchange) => /^Bearer\s+(\S+)\s*$/i.exec(header(exchange, 'authorization') ?? '')?.[1] };
     }
     return undefined;
   };
@@ -191,6 +194,12 @@ function credentialReaders(contract: ApiContract): Map<ContractOperation, Creden
       return [operation, [...names].map(readerOf).filter((reader) => reader !== undefined)];
     }),
   );
+}
+
+/** A request header's value; repeated ones joined as HTTP joins them. */
+function header(exchange: Exchange, name: string): string | undefined {
+  const value = exchange.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function credentialsOf(exchange: Exchange, readers: CredentialReader[]): Credentials {

@@ -14,7 +14,7 @@ export function createFetchHandler(handle: ApiHandler, options: { maxBodyBytes: 
     const reply = handle({
       method: request.method,
       target: `${url.pathname}${url.search}`,
-      header: (name) => request.headers.get(name) ?? undefined,
+      headers: Object.fromEntries(request.headers),
       ...body,
     });
     return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });

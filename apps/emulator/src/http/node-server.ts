@@ -7,15 +7,15 @@ import type { ApiHandler, Exchange, Reply } from './api-handler.js';
 
 export function createNodeServer(handle: ApiHandler, options: { maxBodyBytes: number }): http.Server {
   const server = http.createServer((req, res) => {
-    const base = { method: req.method ?? 'GET', target: req.url ?? '/', header: (name: string) => headerOf(req, name) };
+    const exchange: Exchange = { method: req.method ?? 'GET', target: req.url ?? '/', headers: req.headers, body: null };
     // Without Content-Length or Transfer-Encoding an HTTP/1.1 request has no body (RFC 9112
     // §6.3): answer at once, the common case of every GET. Node discards the empty stream.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-      send(res, handle({ ...base, body: null }));
+      send(res, handle(exchange));
       return;
     }
     readBody(req, options.maxBodyBytes).then(
-      (body) => send(res, handle({ ...base, ...body })),
+      (body) => send(res, handle(Object.assign(exchange, body))),
       () => res.destroy(),
     );
   });
@@ -30,11 +30,6 @@ export function createNodeServer(handle: ApiHandler, options: { maxBodyBytes: nu
   server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => writeRaw(socket, 405, 'Method Not Allowed'));
   server.keepAliveTimeout = 30_000;
   return server;
-}
-
-function headerOf(req: http.IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function readBody(req: http.IncomingMessage, limit: number): Promise<Pick<Exchange, 'body' | 'bodyTooLarge'>> {
@@ -58,7 +53,9 @@ function send(res: http.ServerResponse, reply: Reply): void {
     res.writeHead(reply.status, reply.headers).end();
     return;
   }
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) }).end(reply.body);
+  // The reply and its headers are this request's own: add the length in place.
+  reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
+  res.writeHead(reply.status, reply.headers).end(reply.body);
 }
 
 function writeRaw(socket: Duplex, status: number, detail: string): void {
