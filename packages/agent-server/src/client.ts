@@ -5,7 +5,7 @@
 import type { BaseClientOptions, StrictClient } from '@agentplane/client-core';
 import type { IsRetryable } from '@agentplane/client-core/internal';
 import { createApiClient, retryPolicyFor } from '@agentplane/client-core/internal';
-import { operations } from './generated/contract.js';
+import { retryRules } from './generated/contract.js';
 import type { paths } from './generated/openapi.js';
 
 export interface AgentServerClientOptions extends BaseClientOptions {
@@ -21,7 +21,7 @@ export type AgentServerClient = StrictClient<paths>;
  * `x-retry-safe` says: from the method and path, and for a thread create from its body (a
  * promise then). The retry layer asks only after an attempt failed in a retryable way.
  */
-export const isSafeToRepeat: IsRetryable = retryPolicyFor(operations);
+export const isSafeToRepeat: IsRetryable = retryPolicyFor(retryRules);
 
 export function createAgentServerClient(options: AgentServerClientOptions): AgentServerClient {
   return createApiClient<paths>(options, {

@@ -6,7 +6,7 @@
 import { unwrap } from '@agentplane/client-core';
 import { checkPageSize, paginate } from '@agentplane/client-core/internal';
 import type { AgentServerClient } from './client.js';
-import { ThreadHistoryQuerySchema, ThreadSearchSchema } from './generated/contract.js';
+import { pageLimits } from './generated/contract.js';
 import type { Thread, ThreadHistoryQuery, ThreadSearch, ThreadState } from './generated/openapi.js';
 
 export interface PageOptions {
@@ -20,7 +20,7 @@ export async function* iterateThreads(
   search: Omit<ThreadSearch, 'limit' | 'offset'> = {},
   { pageSize = 100, signal }: PageOptions = {},
 ): AsyncGenerator<Thread, void, undefined> {
-  checkPageSize(pageSize, ThreadSearchSchema.properties.limit);
+  checkPageSize(pageSize, pageLimits.searchThreads);
   yield* paginate({
     start: 0,
     fetchPage: async (offset: number) => {
@@ -39,7 +39,7 @@ export async function* iterateHistory(
   query: Omit<ThreadHistoryQuery, 'limit'> = {},
   { pageSize = 100, signal }: PageOptions = {},
 ): AsyncGenerator<ThreadState, void, undefined> {
-  checkPageSize(pageSize, ThreadHistoryQuerySchema.properties.limit);
+  checkPageSize(pageSize, pageLimits.getThreadHistory);
   yield* paginate<ThreadState, { before: ThreadHistoryQuery['before'] }>({
     start: { before: query.before },
     fetchPage: async ({ before }) => {

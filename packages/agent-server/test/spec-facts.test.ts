@@ -1,7 +1,7 @@
 // The client acts on what the spec declares, not on facts restated in code: the retry policy is
 // the generated operation table's, so editing the spec changes it with no code edit.
 import { retryPolicyFor } from '@agentplane/client-core/internal';
-import { loadBundle, operationTable } from '@agentplane/openapi-toolkit';
+import { loadBundle, retryRules } from '@agentplane/openapi-toolkit';
 import { describe, expect, it } from 'vitest';
 import { isSafeToRepeat } from '../src/index.js';
 
@@ -19,10 +19,10 @@ describe('retry safety comes from x-retry-safe', () => {
 
   it('an edit of the spec changes the policy: without the mark, search is no longer retried', async () => {
     const spec = loadBundle('agent-server');
-    expect(await retryPolicyFor(operationTable(spec))(search())).toBe(true);
+    expect(await retryPolicyFor(retryRules(spec))(search())).toBe(true);
     delete spec.paths['/threads/search'].post['x-retry-safe'];
-    expect(await retryPolicyFor(operationTable(spec))(search())).toBe(false);
+    expect(await retryPolicyFor(retryRules(spec))(search())).toBe(false);
     spec.paths['/threads'].post['x-retry-safe'] = true;
-    expect(await retryPolicyFor(operationTable(spec))(create({ metadata: {} }))).toBe(true);
+    expect(await retryPolicyFor(retryRules(spec))(create({ metadata: {} }))).toBe(true);
   });
 });

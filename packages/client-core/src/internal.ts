@@ -5,4 +5,4 @@ export { createApiClient } from './create-client.js';
 export type { RequestLike } from './outgoing-request.js';
 export { checkPageSize, type Page, paginate } from './pagination.js';
 export { type IsRetryable, sleep } from './retry.js';
-export { type OperationFacts, type RetryPolicy, retryPolicyFor } from './retry-policy.js';
+export { type RetryPolicy, type RetryRule, retryPolicyFor } from './retry-policy.js';

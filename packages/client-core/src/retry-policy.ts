@@ -1,25 +1,26 @@
 // Whether a request is safe to send again, as the spec declares it: each client package hands
-// over its generated operation table (method, path template, `x-retry-safe` policy), so a change
-// of the spec changes what is retried with no code edit (decision S7).
+// over its generated retry rules (the operations that declare `x-retry-safe`: method, path
+// template, policy), so a change of the spec changes what is retried with no code edit
+// (decision S7). Every other request follows HTTP: GET and HEAD may be repeated.
 import type { RequestLike } from './outgoing-request.js';
 import type { IsRetryable } from './retry.js';
 
 /** When an operation may be sent again: always, never, or only when its JSON body names a field. */
 export type RetryPolicy = 'always' | 'never' | { readonly ifBodyHas: string };
 
-export interface OperationFacts {
+export interface RetryRule {
   readonly method: string;
   readonly path: string;
   readonly retry: RetryPolicy;
 }
 
 /**
- * The retry predicate of an API. A request is matched to its operation by method and path (the
- * base URL's own path is a prefix and is not looked at); a request no operation matches is safe
- * to repeat only if it is a GET or HEAD.
+ * The retry predicate of an API. A request is matched to a rule by method and path (the base
+ * URL's own path is a prefix and is not looked at); a request no rule matches is safe to repeat
+ * only if it is a GET or HEAD.
  */
-export function retryPolicyFor(operations: Readonly<Record<string, OperationFacts>>): IsRetryable {
-  const routes = Object.values(operations)
+export function retryPolicyFor(rules: readonly RetryRule[]): IsRetryable {
+  const routes = rules
     .map((op) => ({
       ...op,
       params: (op.path.match(/\{/g) ?? []).length,

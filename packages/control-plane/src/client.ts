@@ -3,7 +3,7 @@
 // reads: a repeated create or update could make a second deployment or revision).
 import type { BaseClientOptions, StrictClient } from '@agentplane/client-core';
 import { createApiClient, retryPolicyFor } from '@agentplane/client-core/internal';
-import { operations } from './generated/contract.js';
+import { retryRules } from './generated/contract.js';
 import type { paths } from './generated/openapi.js';
 
 /** Exactly one credential: an API key (every operation), a tenant ID or a bearer token (getRevision only). */
@@ -21,7 +21,7 @@ export type ControlPlaneClient = StrictClient<paths>;
 export function createControlPlaneClient(options: ControlPlaneClientOptions): ControlPlaneClient {
   return createApiClient<paths>(options, {
     credentials: credentialsToHeaders(options),
-    isRetryable: retryPolicyFor(operations),
+    isRetryable: retryPolicyFor(retryRules),
   });
 }
 

@@ -7,7 +7,7 @@
 import { unwrap } from '@agentplane/client-core';
 import { checkPageSize, paginate } from '@agentplane/client-core/internal';
 import type { ControlPlaneClient } from './client.js';
-import { LimitParameter } from './generated/contract.js';
+import { pageLimits } from './generated/contract.js';
 import type { Deployment, operations, Revision } from './generated/openapi.js';
 
 export interface PageOptions {
@@ -27,6 +27,7 @@ export function iterateDeployments(
   options: PageOptions = {},
 ): AsyncGenerator<Deployment, void, undefined> {
   return offsetPages(
+    pageLimits.listDeployments,
     options,
     async (page, init) => unwrap(await client.GET('/v2/deployments', { params: { query: { ...filter, ...page } }, ...init })).resources,
   );
@@ -40,6 +41,7 @@ export function iterateRevisions(
 ): AsyncGenerator<Revision, void, undefined> {
   const path = { deployment_id: deploymentId };
   return offsetPages(
+    pageLimits.listRevisions,
     options,
     async (page, init) =>
       unwrap(await client.GET('/v2/deployments/{deployment_id}/revisions', { params: { path, query: { ...filter, ...page } }, ...init }))
@@ -69,10 +71,11 @@ export async function findDeploymentByName(
  * (not when called); a short page is the last.
  */
 async function* offsetPages<Item extends { id: string }>(
-  { pageSize = LimitParameter.schema.maximum, signal }: PageOptions,
+  limits: { readonly minimum: number; readonly maximum: number },
+  { pageSize = limits.maximum, signal }: PageOptions,
   fetchPage: (page: { limit: number; offset: number }, init: { signal?: AbortSignal }) => Promise<Item[]>,
 ): AsyncGenerator<Item, void, undefined> {
-  checkPageSize(pageSize, LimitParameter.schema);
+  checkPageSize(pageSize, limits);
   yield* paginate({
     start: 0,
     key: (item) => item.id,

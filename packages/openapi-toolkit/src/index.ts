@@ -1,7 +1,7 @@
 // @agentplane/openapi-toolkit: the repository's one OpenAPI toolkit (private). Test helpers are
 // in `@agentplane/openapi-toolkit/testing`.
 export { API_NAMES, type ApiPaths, apiPaths, REDOCLY_CONFIG, REPO_ROOT } from './apis.js';
-export { operationTable, type RetryPolicy, renderContractModule, retryPolicy } from './contract-module.js';
+export { pageLimits, type RetryPolicy, renderContractModule, retryPolicy, retryRules } from './contract-module.js';
 export {
   anchorRefs,
   DOCUMENT_ID,
