@@ -91,7 +91,6 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
       await tab.waitForSelector('[data-testid="menu-item-label"]', { timeout: 30_000 });
       await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-overview.png`) });
       // Markdown the page shows as plain text (a server description, say) keeps its backticks.
-      // biome-ignore lint/performance/useDomNodeTextContent: the rendered lines are what a reader sees.
       const literalMarkdown = (await tab.evaluate(() => document.body.innerText)).split('\n').filter((line) => line.includes('`'));
       expect(literalMarkdown, 'text shown with literal backticks').toEqual([]);
       // Redoc 3 renders one section at a time: open each operation from the side menu (expanding

@@ -18,6 +18,14 @@ function packageOf(file: string): string {
 }
 
 describe('repository', () => {
+  it('installs from its lockfile: npm ci accepts package.json and package-lock.json as they are', () => {
+    // A dependency whose platform binaries the registry lacks leaves them out of the lockfile, and
+    // npm ci then refuses the install on a fresh machine (it happened with a Biome release).
+    expect(() =>
+      execFileSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: REPO_ROOT, stdio: 'pipe' }),
+    ).not.toThrow();
+  });
+
   it('imports other workspace packages by name, never by a relative path across a package boundary', () => {
     const crossings: string[] = [];
     for (const file of sources) {
