@@ -17,8 +17,8 @@ export interface DeploymentRow {
   name: string;
   source: DeploymentSource;
   source_config: SourceConfig;
-  /** Names and values; values never leave the store through the API. */
-  secrets: { name: string; value: string }[];
+  /** Names only: the emulator never stores a secret's value (migration 2 removed older ones). */
+  secrets: { name: string }[];
   latest_revision_id: string;
   created_at: string;
   updated_at: string;

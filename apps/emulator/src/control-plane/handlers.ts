@@ -119,7 +119,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
           name: request.name,
           source: request.source,
           source_config: sourceConfig,
-          secrets: request.secrets ?? [],
+          secrets: secretNames(request.secrets ?? []),
           latest_revision_id: newId(),
           created_at: created,
           updated_at: created,
@@ -200,7 +200,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
         const next: DeploymentRow = {
           ...deployment,
           source_config: sourceConfig,
-          secrets: request.secrets ?? deployment.secrets,
+          secrets: request.secrets ? secretNames(request.secrets) : deployment.secrets,
           updated_at: updated,
         };
         if (requested.repo_ref != null || requested.graph_config_path != null || requested.image_uri != null) {
@@ -290,6 +290,11 @@ function secretIssues(secrets: { name: string }[] | undefined): ValidationIssue[
     seen.add(secret.name);
   });
   return issues;
+}
+
+/** What the emulator keeps of secrets: their names. A value is never stored (the Secret schema says so). */
+function secretNames(secrets: { name: string }[]): { name: string }[] {
+  return secrets.map(({ name }) => ({ name }));
 }
 
 function throwError(error: Error): never {

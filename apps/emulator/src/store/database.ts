@@ -17,6 +17,9 @@ export function openDatabase(file: string): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // Deleted and overwritten content is zeroed, not left in free pages: a deployment's deleted
+  // records, or the secret values migration 2 removes, do not linger in the file.
+  db.pragma('secure_delete = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;
@@ -36,6 +39,9 @@ export function migrate(db: Db): void {
       db.pragma(`user_version = ${version + 1}`);
     })();
   }
+  // The WAL still holds the pages as they were before the migrations (secret values, for one):
+  // copy it into the file and empty it.
+  if (current < MIGRATIONS.length) db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 /** A value kept across restarts in the `meta` table, created by `create` the first time. */

@@ -98,4 +98,13 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (tenant_id, provider_id)
   );
   `,
+  // 2: secret values out of the file. Earlier versions stored each deployment secret's value; the
+  // emulator never needs one (the Secret schema says so), so only names are kept. The database is
+  // opened with secure_delete, so the old cells are zeroed rather than left in free pages.
+  `
+  UPDATE deployments SET secrets = (
+    SELECT json_group_array(json_object('name', json_extract(secret.value, '$.name')) ORDER BY secret.key)
+    FROM json_each(deployments.secrets) AS secret
+  );
+  `,
 ];
