@@ -29,7 +29,6 @@ export const DEFAULTS = {
   agentServerPort: 8123,
   host: '127.0.0.1',
   revisionStepMs: 2000,
-  maxBodyBytes: 10 * 1024 * 1024,
 } as const;
 
 /** What an in-process emulator is made of. */
@@ -41,7 +40,6 @@ export interface EmulatorOptions {
   revisionStepMs?: number;
   /** Check every answer against the spec (default: on unless NODE_ENV is `production`). */
   validateResponses?: boolean;
-  maxBodyBytes?: number;
   /** Where contract violations and internal errors are reported (default: stderr). */
   onError?: (message: string) => void;
   /** The clock of the revision lifecycle (tests move it). */
@@ -72,7 +70,7 @@ export interface Emulator {
  */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const core = createCore({ ...options, db: options.db ?? ':memory:' });
-  const inProcess = (handle: ApiHandler, url: string): InProcessApi => ({ url, fetch: createFetchHandler(handle, core) });
+  const inProcess = (handle: ApiHandler, url: string): InProcessApi => ({ url, fetch: createFetchHandler(handle) });
   return {
     controlPlane: inProcess(core.controlPlane, 'http://control-plane.emulator.invalid'),
     agentServer: inProcess(core.agentServer, 'http://agent-server.emulator.invalid'),
@@ -99,8 +97,8 @@ export interface RunningEmulator {
 /** The emulator on TCP ports (the CLI's). `db` defaults to `.agentplane/emulator.db`. */
 export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
   const core = createCore({ ...options, db: options.db ?? DEFAULTS.db });
-  const controlPlane = createNodeServer(core.controlPlane, core);
-  const agentServer = createNodeServer(core.agentServer, core);
+  const controlPlane = createNodeServer(core.controlPlane);
+  const agentServer = createNodeServer(core.agentServer);
   const host = options.host ?? DEFAULTS.host;
   try {
     const [controlPlaneUrl, agentServerUrl] = await Promise.all([
@@ -129,7 +127,6 @@ interface Core {
   controlPlane: ApiHandler;
   agentServer: ApiHandler;
   defaultApiKey: string | undefined;
-  maxBodyBytes: number;
 }
 
 /** The database and both APIs' handlers, with no transport. */
@@ -139,8 +136,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
   try {
     const onError = options.onError ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`));
     const validateResponses = options.validateResponses ?? process.env.NODE_ENV !== 'production';
-    const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
-    const common = { validateResponses, maxBodyBytes, onContractViolation: onError };
+    const common = { validateResponses, onContractViolation: onError };
 
     const controlPlaneContract = loadContract('control-plane');
     const controlPlaneStore = new ControlPlaneStore(db);
@@ -181,7 +177,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
         requireCredentials: agentKeys.size > 0,
       }),
     });
-    return { db, controlPlane, agentServer, defaultApiKey: generatedKey, maxBodyBytes };
+    return { db, controlPlane, agentServer, defaultApiKey: generatedKey };
   } catch (error) {
     db.close();
     throw error;

@@ -1,11 +1,14 @@
-// The client packages' contract suite against the emulator: every operation of both specs,
-// through the real typed clients, for every status the spec documents — produced by real
-// situations (a missing key, a missing record, a duplicate, a bad field), not by a `Prefer`
-// header — and every answer validated against the spec by the test as well as by the emulator.
+// The client packages' contract suite against the emulator: every operation of both specs, for
+// every status the spec documents — produced by real situations (a missing key, a missing record,
+// a duplicate, a bad field, a body over the limit), not by a `Prefer` header — and every answer
+// validated against the spec by the test as well as by the emulator. The operations' own statuses
+// go through the real typed clients; the transport-level ones every operation shares (400, 413,
+// 415, 431) are sent raw to each operation's path, as no typed client would send them.
 
 import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from './support/harness.js';
+import type { ApiName, RawRequest } from './support/harness.js';
+import { rawRequest, rawSocketExchange, useEmulator } from './support/harness.js';
 
 const f = useEmulator({
   apiKey: 'key-a',
@@ -213,9 +216,49 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
   },
 };
 
+const CREDENTIALS: Record<ApiName, Record<string, string>> = {
+  'control-plane': { 'x-api-key': 'key-a' },
+  'agent-server': { 'x-api-key': 'agent-key' },
+};
+/** Path parameter values that route and validate (the records need not exist). */
+const PATH_VALUES: Record<string, string> = { provider_id: 'github', name: 'python-pool' };
+
+/** The transport-level statuses of every operation, each from a raw request to the operation's path. */
+function transportScenarios(api: ApiName, spec: any): Record<string, () => Promise<Result>> {
+  const scenarios: Record<string, () => Promise<Result>> = {};
+  const baseUrl = () => (api === 'agent-server' ? f.emulator.agentServerUrl : f.emulator.controlPlaneUrl);
+  const limits = spec['x-request-limits'];
+  const send = async (request: RawRequest): Promise<Result> => {
+    const answer = await rawRequest(baseUrl(), { ...request, headers: { ...CREDENTIALS[api], ...request.headers } });
+    return { response: new Response(answer.text, { status: answer.status }), error: answer.json };
+  };
+  for (const { operationId, method, path, operation } of listOperations(spec)) {
+    const target = path.replace(/\{([^}]+)\}/g, (_, name: string) => PATH_VALUES[name] ?? MISSING);
+    const verb = method.toUpperCase();
+    const json = { 'content-type': 'application/json' };
+    scenarios[`${operationId} 431`] = () =>
+      send({ method: verb, path: target, headers: { 'x-padding': 'p'.repeat(limits['header-bytes']) } });
+    if (!operation.requestBody) {
+      scenarios[`${operationId} 400`] = async () => {
+        const host = new URL(baseUrl()).host;
+        const answer = await rawSocketExchange(baseUrl(), `${verb} ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: x\r\n\r\n`);
+        return { response: new Response(answer.body, { status: answer.status ?? 0 }), error: JSON.parse(answer.body) };
+      };
+      continue;
+    }
+    scenarios[`${operationId} 400`] = () =>
+      send({ method: verb, path: target, headers: json, body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]) });
+    scenarios[`${operationId} 413`] = () =>
+      send({ method: verb, path: target, headers: json, body: `{"metadata": "${'m'.repeat(limits['body-bytes'])}"}` });
+    scenarios[`${operationId} 415`] = () => send({ method: verb, path: target, headers: { 'content-type': 'text/plain' }, body: '{}' });
+  }
+  return scenarios;
+}
+
 for (const api of ['control-plane', 'agent-server'] as const) {
   const spec = loadBundle(api);
   const validate = createValidator(spec);
+  Object.assign(scenarios[api]!, transportScenarios(api, spec));
   const documented = listOperations(spec).flatMap((op) =>
     Object.keys(op.operation.responses).map((status) => ({ op, status, key: `${op.operationId} ${status}` })),
   );

@@ -7,7 +7,7 @@ import type { AnyHandlers, RawAnswer } from '../src/contract/handler-types.js';
 import { createApiHandler } from '../src/http/api-handler.js';
 import { createAuthenticator } from '../src/http/authenticator.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
-import { useEmulator } from './support/harness.js';
+import { jsonRequest, rawRequest, useEmulator } from './support/harness.js';
 
 const f = useEmulator({ config: { agent_server: { api_keys: ['agent-key'] } } });
 const json = { 'content-type': 'application/json', 'x-api-key': 'agent-key' };
@@ -72,6 +72,97 @@ describe('transport-level errors', () => {
   });
 });
 
+describe('hostile input: refused where the spec says, never a 500, nothing stored', () => {
+  const detailOf = async (path: string) => {
+    const answer = await rawRequest(f.emulator.controlPlaneUrl, {
+      method: 'GET',
+      path,
+      headers: { 'x-api-key': f.emulator.defaultApiKey! },
+    });
+    return { status: answer.status, detail: (answer.json as { detail: unknown }).detail };
+  };
+
+  it('reads query integers in decimal digits only, within the declared maximum', async () => {
+    for (const [query, type] of [
+      ['limit=0x10', 'int_parsing'],
+      ['limit=1e1', 'int_parsing'],
+      ['limit=%2B5', 'int_parsing'],
+      ['offset=1E400', 'int_parsing'],
+      ['offset=5.0', 'int_parsing'],
+      ['offset=18446744073709551616', 'less_than_equal'],
+      ['offset=9007199254740992', 'less_than_equal'],
+    ]) {
+      const answer = await detailOf(`/v2/deployments?${query}`);
+      expect(answer, query).toMatchObject({ status: 422, detail: [{ loc: ['query', query!.split('=')[0]], type }] });
+    }
+    expect((await detailOf('/v2/deployments?offset=9007199254740991&limit=007')).status).toBe(200);
+  });
+
+  it('refuses a query parameter whose escaped bytes are not UTF-8, and ignores undeclared ones', async () => {
+    expect(await detailOf('/v2/deployments?name_contains=%FF')).toMatchObject({
+      status: 422,
+      detail: [{ loc: ['query', 'name_contains'], type: 'string_unicode' }],
+    });
+    expect((await detailOf('/v2/deployments?unknown=%FF&also=0x10')).status).toBe(200);
+  });
+
+  it('refuses offsets beyond 2^53 - 1 and non-finite numbers in a search body with a 422 naming the field', async () => {
+    for (const [offset, type] of [
+      ['9223372036854775807', 'less_than_equal'],
+      ['18446744073709551616', 'less_than_equal'],
+      ['1e308', 'less_than_equal'],
+      ['1E400', 'finite_number'],
+    ]) {
+      const answer = await rawRequest(f.emulator.agentServerUrl, {
+        method: 'POST',
+        path: '/threads/search',
+        headers: json,
+        body: `{"offset": ${offset}}`,
+      });
+      expect({ status: answer.status, detail: (answer.json as any).detail }, offset).toMatchObject({
+        status: 422,
+        detail: [{ loc: ['body', 'offset'], type }],
+      });
+    }
+  });
+
+  it('refuses a body that is not UTF-8 with a 400, and stores nothing of it', async () => {
+    const name = Buffer.concat([
+      Buffer.from('{"name": "caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('", "source": "external_container", "source_revision_config": {"image_uri": "r/a:1"}}'),
+    ]);
+    const answer = await rawRequest(f.emulator.controlPlaneUrl, {
+      method: 'POST',
+      path: '/v2/deployments',
+      headers: { 'content-type': 'application/json', 'x-api-key': f.emulator.defaultApiKey! },
+      body: name,
+    });
+    expect(answer.status).toBe(400);
+    expect((answer.json as { detail: string }).detail).toBe(
+      'Request body is not valid UTF-8 (invalid sequence at byte 13: 0xE9 0x22 0x2C 0x20).',
+    );
+    const listed = await rawRequest(f.emulator.controlPlaneUrl, {
+      method: 'GET',
+      path: '/v2/deployments?name_contains=caf',
+      headers: { 'x-api-key': f.emulator.defaultApiKey! },
+    });
+    expect(listed.json).toEqual({ resources: [], offset: 0 });
+  });
+
+  it('does not read the body of an operation that declares none, whatever its size', async () => {
+    const created = await rawRequest(f.emulator.agentServerUrl, jsonRequest('POST', '/threads', {}, { 'x-api-key': 'agent-key' }));
+    const threadId = (created.json as { thread_id: string }).thread_id;
+    const answer = await rawRequest(f.emulator.agentServerUrl, {
+      method: 'GET',
+      path: `/threads/${threadId}`,
+      headers: json,
+      body: 'x'.repeat(11 * 1024 * 1024),
+    });
+    expect(answer.status).toBe(200);
+  });
+});
+
 describe('response validation', () => {
   const anonymous = createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false });
   /** The agent server's HTTP layer with every handler answering `answer`, reached in process. */
@@ -83,10 +174,9 @@ describe('response validation', () => {
       handlers,
       authenticator: anonymous,
       validateResponses,
-      maxBodyBytes: 1024,
       onContractViolation: (m) => reported.push(m),
     });
-    return createFetchHandler(handle, { maxBodyBytes: 1024 });
+    return createFetchHandler(handle);
   };
 
   it('turns an answer that breaks the spec into a loud 500 and reports it', async () => {
@@ -102,7 +192,7 @@ describe('response validation', () => {
   it('refuses to start when handlers and spec operations differ', () => {
     const contract = loadContract('control-plane');
     const handlers = { getDeployment: () => ({ status: 200 }), listWidgets: () => ({ status: 200 }) };
-    expect(() => createApiHandler({ contract, handlers, authenticator: anonymous, validateResponses: true, maxBodyBytes: 1 })).toThrow(
+    expect(() => createApiHandler({ contract, handlers, authenticator: anonymous, validateResponses: true })).toThrow(
       /missing [^;]*createDeployment[^;]*; not in the spec listWidgets/,
     );
   });

@@ -114,6 +114,9 @@ describe('control-plane mock: auth and validation', () => {
     ['listRevisions', '?status=DONE'],
     ['listRevisions', '?status=deployed'],
     ['listRevisions', '?limit=500'],
+    ['listDeployments', '?offset=9007199254740992'],
+    ['listDeployments', '?offset=18446744073709551616'],
+    ['listRevisions', '?offset=9223372036854775807'],
   ])('%s answers %s with 422 HTTPValidationError', async (operationId, query) => {
     const request = validRequest(spec, urls[api]!, byId(operationId));
     const response = await send({ ...request, url: `${request.url}${query}` });
@@ -170,6 +173,8 @@ describe('agent-server mock: validation and headers', () => {
     ['createThread', { thread_id: 'nope' }, ['body', 'thread_id'], 'uuid_parsing'],
     ['searchThreads', { limit: 'ten' }, ['body', 'limit'], 'int_type'],
     ['searchThreads', { limit: 1001 }, ['body', 'limit'], 'less_than_equal'],
+    ['searchThreads', { offset: 2 ** 63 }, ['body', 'offset'], 'less_than_equal'],
+    ['searchThreads', { offset: 1e308 }, ['body', 'offset'], 'less_than_equal'],
     ['searchThreads', { sort_order: 'sideways' }, ['body', 'sort_order'], 'enum'],
     ['getThreadHistory', { limit: 0 }, ['body', 'limit'], 'greater_than_equal'],
   ])('%s answers %j with a 422 HTTPValidationError naming that field', async (operationId, body, loc, type) => {

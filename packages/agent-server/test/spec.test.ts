@@ -3,18 +3,33 @@ import { describeSpecContract } from '@agentplane/openapi-toolkit/testing';
 import { describe, expect, it } from 'vitest';
 
 describeSpecContract('agent-server', [
-  { operationId: 'createThread', method: 'post', path: '/threads', statuses: ['200', '401', '409', '422'] },
-  { operationId: 'searchThreads', method: 'post', path: '/threads/search', statuses: ['200', '401', '422'] },
-  { operationId: 'getThread', method: 'get', path: '/threads/{thread_id}', statuses: ['200', '401', '404', '422'] },
-  { operationId: 'copyThread', method: 'post', path: '/threads/{thread_id}/copy', statuses: ['200', '401', '404', '422'] },
-  { operationId: 'getThreadState', method: 'get', path: '/threads/{thread_id}/state', statuses: ['200', '401', '404', '422'] },
+  { operationId: 'createThread', method: 'post', path: '/threads', statuses: ['200', '400', '401', '409', '413', '415', '422', '431'] },
+  { operationId: 'searchThreads', method: 'post', path: '/threads/search', statuses: ['200', '400', '401', '413', '415', '422', '431'] },
+  { operationId: 'getThread', method: 'get', path: '/threads/{thread_id}', statuses: ['200', '400', '401', '404', '422', '431'] },
+  {
+    operationId: 'copyThread',
+    method: 'post',
+    path: '/threads/{thread_id}/copy',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'getThreadState',
+    method: 'get',
+    path: '/threads/{thread_id}/state',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
   {
     operationId: 'getThreadStateAtCheckpoint',
     method: 'get',
     path: '/threads/{thread_id}/state/{checkpoint_id}',
-    statuses: ['200', '401', '404', '422'],
+    statuses: ['200', '400', '401', '404', '422', '431'],
   },
-  { operationId: 'getThreadHistory', method: 'post', path: '/threads/{thread_id}/history', statuses: ['200', '401', '404', '422'] },
+  {
+    operationId: 'getThreadHistory',
+    method: 'post',
+    path: '/threads/{thread_id}/history',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
 ]);
 
 const spec = loadBundle('agent-server');

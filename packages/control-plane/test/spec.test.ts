@@ -3,25 +3,50 @@ import { describeSpecContract } from '@agentplane/openapi-toolkit/testing';
 import { describe, expect, it } from 'vitest';
 
 describeSpecContract('control-plane', [
-  { operationId: 'listDeployments', method: 'get', path: '/v2/deployments', statuses: ['200', '401', '422'] },
-  { operationId: 'createDeployment', method: 'post', path: '/v2/deployments', statuses: ['201', '401', '422'] },
-  { operationId: 'getDeployment', method: 'get', path: '/v2/deployments/{deployment_id}', statuses: ['200', '401', '404', '422'] },
-  { operationId: 'updateDeployment', method: 'patch', path: '/v2/deployments/{deployment_id}', statuses: ['200', '401', '404', '422'] },
-  { operationId: 'deleteDeployment', method: 'delete', path: '/v2/deployments/{deployment_id}', statuses: ['204', '401', '404', '422'] },
+  { operationId: 'listDeployments', method: 'get', path: '/v2/deployments', statuses: ['200', '400', '401', '422', '431'] },
+  { operationId: 'createDeployment', method: 'post', path: '/v2/deployments', statuses: ['201', '400', '401', '413', '415', '422', '431'] },
+  {
+    operationId: 'getDeployment',
+    method: 'get',
+    path: '/v2/deployments/{deployment_id}',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'updateDeployment',
+    method: 'patch',
+    path: '/v2/deployments/{deployment_id}',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'deleteDeployment',
+    method: 'delete',
+    path: '/v2/deployments/{deployment_id}',
+    statuses: ['204', '400', '401', '404', '422', '431'],
+  },
   {
     operationId: 'listRevisions',
     method: 'get',
     path: '/v2/deployments/{deployment_id}/revisions',
-    statuses: ['200', '401', '404', '422'],
+    statuses: ['200', '400', '401', '404', '422', '431'],
   },
   {
     operationId: 'getRevision',
     method: 'get',
     path: '/v2/deployments/{deployment_id}/revisions/{revision_id}',
-    statuses: ['200', '401', '404', '422'],
+    statuses: ['200', '400', '401', '404', '422', '431'],
   },
-  { operationId: 'getOauthProvider', method: 'get', path: '/v2/auth/providers/{provider_id}', statuses: ['200', '401', '404', '422'] },
-  { operationId: 'getSandboxPool', method: 'get', path: '/v2/sandboxes/pools/{name}', statuses: ['200', '401', '404', '422'] },
+  {
+    operationId: 'getOauthProvider',
+    method: 'get',
+    path: '/v2/auth/providers/{provider_id}',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'getSandboxPool',
+    method: 'get',
+    path: '/v2/sandboxes/pools/{name}',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
 ]);
 
 const spec = loadBundle('control-plane');
@@ -54,6 +79,19 @@ describe('control-plane contract decisions', () => {
         expect(operation.security, `${route} ${operation.operationId}`).toEqual(expected);
       }
     }
+  });
+
+  it('states the default resources of each deployment type twice, the same: in x-resource-defaults and in a table', () => {
+    const type = spec.components.schemas.DeploymentType;
+    const rows = Object.fromEntries(
+      [...type.description.matchAll(/^\| `(\w+)` \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$/gm)].map(([, name, ...values]) => [
+        name,
+        Object.fromEntries(['min_scale', 'max_scale', 'cpu', 'memory_mb'].map((field, i) => [field, Number(values[i])])),
+      ]),
+    );
+    expect(Object.keys(type['x-resource-defaults']).sort()).toEqual([...type.enum].sort());
+    expect(rows).toEqual(type['x-resource-defaults']);
+    for (const defaults of Object.values(type['x-resource-defaults'])) expect(validate(schema('ResourceSpec'), defaults).errors).toBe('');
   });
 
   it('lists the thirteen revision statuses', () => {

@@ -1,16 +1,19 @@
 // What a server of an API needs from its spec, generated at build time so that it compiles
 // nothing when it starts (the emulator's decision E8):
 //
-//   <out>/<api>/operations.ts    the operation table: method, path, path parameters, security
-//                                alternatives, request body, documented statuses and required
-//                                headers; the security schemes; the titles of union branches
+//   <out>/<api>/operations.ts    the operation table: method, path, path parameters (and how the
+//                                text of each parameter is read), security alternatives, request
+//                                body, documented statuses and required headers; the security
+//                                schemes; the request limits (`x-request-limits`); the titles of
+//                                union branches
 //   <out>/<api>/server-types.ts  openapi-typescript types in the server's view (defaults applied)
 //   <out>/<api>/contract.ts      the facts the clients act on too (contract-module.ts)
 //   <out>/<api>/{params,body,patch-body,check}.cjs
 //                                Ajv standalone validators (CommonJS, so that a server can load
 //                                each one synchronously the first time it needs it): path and
-//                                query parameters (coerced,
-//                                defaults applied), request bodies (defaults applied, except for
+//                                query parameters (defaults applied; never coerced: the server
+//                                reads their text as `textTypes` says, so that `0x10` stays text
+//                                and is refused), request bodies (defaults applied, except for
 //                                PATCH, whose absent fields mean "keep"), and checks that never
 //                                change a value (responses, component schemas, union branches)
 //
@@ -35,12 +38,25 @@ const standaloneCode = ((standaloneCodeModule as unknown as { default?: Standalo
 
 /** The four validator modules, by the Ajv options their code was generated with. */
 const MODULES = {
-  params: { useDefaults: true, coerceTypes: true },
+  params: { useDefaults: true },
   body: { useDefaults: true },
   'patch-body': {},
   check: {},
 } as const;
 type ModuleName = keyof typeof MODULES;
+
+/** The JSON types a path or query parameter's text can be read as. */
+export type ParameterTextType = 'string' | 'integer' | 'number' | 'boolean';
+
+/** `x-request-limits` of the document root: what every request of the API is held to. */
+export interface RequestLimits {
+  /** Largest request body, in bytes. */
+  bodyBytes: number;
+  /** Largest request header section, in bytes. */
+  headerBytes: number;
+  /** Deepest nesting of a JSON body. */
+  jsonDepth: number;
+}
 
 export interface ServerOperation {
   operationId: string;
@@ -48,7 +64,11 @@ export interface ServerOperation {
   path: string;
   pathParams: string[];
   security: Record<string, string[]>[];
-  parameters: { path: string | null; query: string | null };
+  /**
+   * Validators of the path and query parameters, and the JSON type each declared parameter's
+   * text is read as (a parameter's text that does not read as its type stays text, and fails).
+   */
+  parameters: { path: string | null; query: string | null; textTypes: Record<string, ParameterTextType> };
   body: { required: boolean; mediaTypes: string[]; module: 'body' | 'patch-body'; validator: string } | null;
   responses: Record<string, { validator: string | null; requiredHeaders: string[] }>;
 }
@@ -99,7 +119,7 @@ export async function writeServerArtifacts(api: string, outDir: string, distDir?
       path: route,
       pathParams: [...route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
       security: operation.security ?? lean.security ?? [],
-      parameters: { path: paramSchema('path'), query: paramSchema('query') },
+      parameters: { path: paramSchema('path'), query: paramSchema('query'), textTypes: textTypesOf(lean, operationId, parameters) },
       body: requestBody
         ? {
             required: requestBody.required === true,
@@ -137,7 +157,7 @@ export async function writeServerArtifacts(api: string, outDir: string, distDir?
     const code = `${HEADER}${standaloneCode(ajvs[module], exports[module])}\n`;
     for (const target of [dir, ...(distDir ? [path.join(distDir, api)] : [])]) writeFile(path.join(target, `${module}.cjs`), code);
   }
-  writeFile(path.join(dir, 'operations.ts'), operationsModule(lean, operations, branches));
+  writeFile(path.join(dir, 'operations.ts'), operationsModule(lean, operations, branches, requestLimits(spec)));
   writeFile(path.join(dir, 'contract.ts'), renderContractModule(spec));
   // The bundle passed the repository's lint when it was built; openapi-typescript need not lint it again.
   const config = await createConfig({ rules: {} });
@@ -205,10 +225,37 @@ function visitSchemas(spec: OpenApiDocument, visit: (schema: Record<string, any>
   walk(spec.paths);
 }
 
+/** How each path and query parameter of an operation is read from its text. */
+function textTypesOf(spec: OpenApiDocument, operationId: string, parameters: any[]): Record<string, ParameterTextType> {
+  const types: Record<string, ParameterTextType> = {};
+  for (const parameter of parameters) {
+    if (parameter.in !== 'path' && parameter.in !== 'query') continue;
+    const schema = resolveRef(spec, parameter.schema) ?? {};
+    const declared = [schema.type ?? 'string'].flat().filter((t: string) => t !== 'null');
+    if (declared.length !== 1 || !['string', 'integer', 'number', 'boolean'].includes(declared[0]))
+      throw new Error(`${operationId}: parameter ${parameter.name} must have one scalar type (string, integer, number or boolean)`);
+    if (types[parameter.name] && types[parameter.name] !== declared[0])
+      throw new Error(`${operationId}: the path and query parameters named ${parameter.name} must have the same type`);
+    types[parameter.name] = declared[0];
+  }
+  return types;
+}
+
+/** The document's `x-request-limits`, which every server of the API enforces. */
+function requestLimits(spec: OpenApiDocument): RequestLimits {
+  const declared = (spec as Record<string, any>)['x-request-limits'] ?? {};
+  const limits = { bodyBytes: declared['body-bytes'], headerBytes: declared['header-bytes'], jsonDepth: declared['json-depth'] };
+  for (const [name, value] of Object.entries(limits))
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new Error(`x-request-limits must give body-bytes, header-bytes and json-depth as positive integers (${name} is ${value})`);
+  return limits;
+}
+
 function operationsModule(
   spec: OpenApiDocument,
   operations: ServerOperation[],
   branches: Map<string, { validator: string; title: string | null }>,
+  limits: RequestLimits,
 ): string {
   const securitySchemes = Object.fromEntries(
     Object.entries<any>(spec.components?.securitySchemes ?? {}).map(([name, scheme]) => {
@@ -227,6 +274,7 @@ function operationsModule(
   const table = {
     operations: Object.fromEntries(operations.map((op) => [op.operationId, op])),
     securitySchemes,
+    limits,
     branches: Object.fromEntries(branches),
   };
   return `${HEADER}// The operations of the API as its server routes, validates and answers them.\nexport const api = ${JSON.stringify(table, null, 2)} as const;\n`;

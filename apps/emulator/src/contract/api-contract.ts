@@ -7,10 +7,18 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { api as agentServerTable } from '../generated/agent-server/operations.js';
 import { api as controlPlaneTable } from '../generated/control-plane/operations.js';
 import { canonicalJson } from '../shared/canonical-json.js';
+import type { ParameterTextType } from './parameter-text.js';
 import type { Location, UnionSupport, ValidationIssue } from './validation-errors.js';
 import { toValidationIssues } from './validation-errors.js';
 
 export type ApiName = 'control-plane' | 'agent-server';
+
+/** What every request of an API is held to: its spec's `x-request-limits`. */
+export interface RequestLimits {
+  bodyBytes: number;
+  headerBytes: number;
+  jsonDepth: number;
+}
 
 /** The generated table of one API. */
 export type ApiTable = typeof agentServerTable | typeof controlPlaneTable;
@@ -46,7 +54,9 @@ export interface ContractOperation {
   /** Matches a request path; the groups are the path parameters, in `paramNames` order. */
   matcher: RegExp;
   paramNames: readonly string[];
-  /** Validates (and coerces, and fills defaults into) the path parameters; issues or null. */
+  /** The declared path and query parameters, and how the text of each is read (see parameter-text.ts). */
+  textTypes: Readonly<Record<string, ParameterTextType>>;
+  /** Validates (and fills defaults into) the path parameters, as read from their text; issues or null. */
   checkPath(values: Record<string, unknown>): ValidationIssue[] | null;
   checkQuery(values: Record<string, unknown>): ValidationIssue[] | null;
   /** null when the operation takes no body. */
@@ -61,6 +71,8 @@ export interface ApiContract {
   /** Literal paths before templated ones, so `/threads/search` wins over `/threads/{thread_id}`. */
   operations: ContractOperation[];
   securitySchemes: Readonly<Record<string, { type: string; in?: string; name?: string; scheme?: string }>>;
+  /** What every request is held to (the spec's `x-request-limits`). */
+  limits: Readonly<RequestLimits>;
   /** Checks a value against a component schema (`Message`), never changing it; issues (at `locPrefix`) or null. */
   checkSchema(component: string, value: unknown, location: Location, locPrefix: (string | number)[]): ValidationIssue[] | null;
 }
@@ -119,6 +131,7 @@ function buildContract(name: ApiName): ApiContract {
           .join('([^/]+)')}$`,
       ),
       paramNames: op.pathParams,
+      textTypes: op.parameters.textTypes,
       checkPath: issuesOf('params', op.parameters.path, 'path'),
       checkQuery: issuesOf('params', op.parameters.query, 'query'),
       body: op.body
@@ -142,6 +155,7 @@ function buildContract(name: ApiName): ApiContract {
     name,
     operations,
     securitySchemes: table.securitySchemes,
+    limits: table.limits,
     checkSchema(component, value, location, locPrefix) {
       const validate = validators('check')[`component_${component}`];
       if (!validate) throw new Error(`${name} has no component schema ${component}`);
@@ -160,7 +174,7 @@ interface GeneratedOperation {
   path: string;
   pathParams: readonly string[];
   security: readonly SecurityRequirement[];
-  parameters: { path: string | null; query: string | null };
+  parameters: { path: string | null; query: string | null; textTypes: Readonly<Record<string, ParameterTextType>> };
   body: { required: boolean; mediaTypes: readonly string[]; module: 'body' | 'patch-body'; validator: string } | null;
   responses: Readonly<Record<string, { validator: string | null; requiredHeaders: readonly string[] }>>;
 }

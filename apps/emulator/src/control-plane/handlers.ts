@@ -15,6 +15,7 @@ import type {
 import type { RevisionOutcome } from '../config.js';
 import type { HandlerMap } from '../contract/handler-types.js';
 import type { ValidationIssue } from '../contract/validation-errors.js';
+import { DeploymentTypeSchema } from '../generated/control-plane/contract.js';
 import type { api } from '../generated/control-plane/operations.js';
 import type { operations as ServerOperations } from '../generated/control-plane/server-types.js';
 import { HttpError, validationError } from '../http/http-error.js';
@@ -30,12 +31,8 @@ export interface LifecycleOptions {
   now?: () => number;
 }
 
-/** Resources of a deployment type when `resource_spec` leaves a field out. */
-export const RESOURCE_DEFAULTS: Record<SourceConfig['deployment_type'], ResourceSpec> = {
-  dev_free: { min_scale: 0, max_scale: 1, cpu: 1, memory_mb: 1024 },
-  dev: { min_scale: 1, max_scale: 1, cpu: 1, memory_mb: 1024 },
-  prod: { min_scale: 1, max_scale: 10, cpu: 2, memory_mb: 4096 },
-};
+/** Resources of a deployment type when `resource_spec` leaves a field out (the spec's `x-resource-defaults`). */
+const RESOURCE_DEFAULTS: Readonly<Record<SourceConfig['deployment_type'], ResourceSpec>> = DeploymentTypeSchema['x-resource-defaults'];
 
 export type ControlPlaneHandlers = HandlerMap<typeof api, ServerOperations, ClientOperations, Tenant>;
 

@@ -5,13 +5,16 @@
 // checks every answer against the spec. The node:http server and the in-process fetch function
 // are thin adapters around it.
 //
-// Whatever a client sends, the answer is a 4xx with a `detail` body or a valid 2xx: a malformed
-// request never reaches a handler, and a handler bug is reported loudly instead of hidden.
-import type { ApiContract, ContractOperation } from '../contract/api-contract.js';
+// Whatever a client sends, the answer is one the operation declares (a 4xx with a `detail` body
+// or a valid 2xx; 404 and 405 when no operation matches): a malformed request never reaches a
+// handler, and a handler bug is reported loudly instead of hidden.
+import type { ApiContract, ContractOperation, RequestLimits } from '../contract/api-contract.js';
 import type { AnyHandlers, RawAnswer } from '../contract/handler-types.js';
+import { decodeParameter, readParameterText, splitQuery } from '../contract/parameter-text.js';
 import type { ValidationIssue } from '../contract/validation-errors.js';
 import type { Authenticator, Credentials } from './authenticator.js';
 import { HttpError, validationError } from './http-error.js';
+import { readJsonBody } from './json-body.js';
 
 /** A request as the adapters hand it over: its body already read. */
 export interface Exchange {
@@ -22,7 +25,7 @@ export interface Exchange {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The body's bytes; null when the request has no body. */
   body: Uint8Array | null;
-  /** The body was larger than the limit and was not kept. */
+  /** The body was larger than the contract's limit (`limits.bodyBytes`) and was not kept. */
   bodyTooLarge?: boolean;
 }
 
@@ -39,14 +42,11 @@ export interface ApiHandlerOptions<Principal> {
   authenticator: Authenticator<Principal>;
   /** Check every answer against the spec; a violation becomes a loud 500 and is reported. */
   validateResponses: boolean;
-  /** Largest body accepted, in bytes (the adapters enforce it and say so in `bodyTooLarge`). */
-  maxBodyBytes: number;
-  /** Deepest JSON nesting accepted in a body; deeper ones are a 422 (they could exhaust the stack). */
-  maxJsonDepth?: number;
   onContractViolation?: (message: string) => void;
 }
 
-export type ApiHandler = (exchange: Exchange) => Reply;
+/** One API's HTTP layer, with the request limits its adapters enforce while reading a request. */
+export type ApiHandler = ((exchange: Exchange) => Reply) & { limits: Readonly<RequestLimits> };
 
 export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal>): ApiHandler {
   const { contract, handlers } = options;
@@ -57,7 +57,7 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
       `handlers do not match the spec: missing ${missing.join(', ') || 'none'}; not in the spec ${unknown.join(', ') || 'none'}`,
     );
   }
-  const maxDepth = options.maxJsonDepth ?? 64;
+  const { bodyBytes, jsonDepth } = contract.limits;
   const readers = credentialReaders(contract);
 
   const checked = (operation: ContractOperation, answer: RawAnswer): RawAnswer => {
@@ -83,17 +83,28 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
 
       const auth = options.authenticator.authenticate(operation.security, credentialsOf(exchange, readers.get(operation)!));
       if ('reason' in auth) throw new HttpError(401, auth.reason);
-      if (exchange.bodyTooLarge)
-        throw new HttpError(413, `Request body larger than ${options.maxBodyBytes} bytes.`, { connection: 'close' });
+      // The body of an operation that declares none is not looked at (HTTP gives it no meaning).
+      if (operation.body && exchange.bodyTooLarge)
+        throw new HttpError(413, `Request body larger than ${bodyBytes} bytes.`, { connection: 'close' });
 
       const issues: ValidationIssue[] = [];
-      const path = route.params;
+      const path: Record<string, unknown> = {};
+      for (const [name, raw] of route.params) {
+        const text = decodeParameter(raw, false);
+        if (text === null) issues.push(notUtf8('path', name));
+        else path[name] = text;
+      }
+      readTexts(path, operation);
       issues.push(...(operation.checkPath(path) ?? []));
       const query: Record<string, unknown> = {};
       if (queryAt >= 0) {
-        for (const [name, value] of new URLSearchParams(exchange.target.slice(queryAt + 1))) {
-          if (!Object.hasOwn(query, name)) query[name] = value;
+        for (const [name, text] of splitQuery(exchange.target.slice(queryAt + 1))) {
+          // Undeclared parameters are ignored, whatever they hold; of a repeated one the first counts.
+          if (Object.hasOwn(query, name) || !Object.hasOwn(operation.textTypes, name)) continue;
+          if (text === null) issues.push(notUtf8('query', name));
+          else query[name] = text;
         }
+        readTexts(query, operation);
       }
       issues.push(...(operation.checkQuery(query) ?? []));
 
@@ -104,7 +115,7 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
           const given = contentType ? `"${contentType}"` : '(none)';
           throw new HttpError(415, `Unsupported Content-Type ${given}: send the body as ${operation.body.mediaTypes.join(' or ')}.`);
         }
-        body = parseJson(exchange.body, maxDepth);
+        body = readJsonBody(exchange.body, jsonDepth);
         issues.push(...(operation.body.check(body) ?? []));
       } else if (operation.body?.required) {
         issues.push({ loc: ['body'], msg: 'Field required', type: 'missing' });
@@ -116,12 +127,12 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       const reply: RawAnswer = { status: error.status, body: { detail: error.detail }, headers: error.headers };
-      // Errors of a known operation are part of its contract too (405/413/415 are transport-level).
-      return operation && [401, 404, 409, 422].includes(error.status) ? checked(operation, reply) : reply;
+      // Every error of a known operation is part of its contract too; 404 and 405 without one are the API's.
+      return operation ? checked(operation, reply) : reply;
     }
   };
 
-  return (exchange) => {
+  const handle = (exchange: Exchange): Reply => {
     let raw: RawAnswer;
     try {
       raw = answer(exchange);
@@ -135,12 +146,25 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
     headers['content-type'] = 'application/json';
     return { status: raw.status, headers, body: JSON.stringify(raw.body) };
   };
+  return Object.assign(handle, { limits: contract.limits });
 }
 
+const notUtf8 = (where: 'path' | 'query', name: string): ValidationIssue => ({
+  loc: [where, name],
+  msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
+  type: 'string_unicode',
+});
+
 type RouteMatch =
-  | { kind: 'found'; operation: ContractOperation; params: Record<string, string> }
+  /** `params`: each path parameter's raw (still percent-encoded) segment. */
+  | { kind: 'found'; operation: ContractOperation; params: [name: string, raw: string][] }
   | { kind: 'method-not-allowed'; allowed: string[] }
   | { kind: 'not-found' };
+
+/** Reads the text of each parameter as its schema's type, in place. */
+function readTexts(values: Record<string, unknown>, operation: ContractOperation): void {
+  for (const name in values) values[name] = readParameterText(values[name] as string, operation.textTypes[name]!);
+}
 
 function matchRoute(operations: ContractOperation[], method: string, pathname: string): RouteMatch {
   const allowed: string[] = [];
@@ -151,22 +175,9 @@ function matchRoute(operations: ContractOperation[], method: string, pathname: s
       allowed.push(operation.method);
       continue;
     }
-    const params: Record<string, string> = {};
-    operation.paramNames.forEach((name, i) => {
-      params[name] = safeDecode(match[i + 1]!);
-    });
-    return { kind: 'found', operation, params };
+    return { kind: 'found', operation, params: operation.paramNames.map((name, i) => [name, match[i + 1]!]) };
   }
   return allowed.length ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
-}
-
-function safeDecode(segment: string): string {
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /** Reads one security scheme's credential from a request: its value, or undefined when absent. */
@@ -209,38 +220,4 @@ function credentialsOf(exchange: Exchange, readers: CredentialReader[]): Credent
     if (value !== undefined) credentials[scheme] = value;
   }
   return credentials;
-}
-
-// ignoreBOM keeps a byte order mark in the text, so JSON.parse refuses it as before (a BOM is not JSON).
-const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
-function parseJson(raw: Uint8Array, maxDepth: number): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(decoder.decode(raw));
-  } catch (error) {
-    const position = /position (\d+)/.exec(String((error as Error).message))?.[1];
-    throw validationError([
-      { loc: ['body', Number(position ?? 0)], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' },
-    ]);
-  }
-  if (nestingDepth(value, maxDepth) > maxDepth) {
-    throw validationError([{ loc: ['body'], msg: `JSON nested deeper than ${maxDepth} levels`, type: 'json_too_deep' }]);
-  }
-  return value;
-}
-
-/** Depth of a parsed JSON value, counted without recursion and stopping past `limit`. */
-function nestingDepth(value: unknown, limit: number): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth + 1 > deepest) deepest = depth + 1;
-    if (deepest > limit) return deepest;
-    for (const child of Array.isArray(node) ? node : Object.values(node))
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return deepest;
 }

@@ -6,11 +6,11 @@ import type { ApiHandler, Exchange } from './api-handler.js';
 
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export function createFetchHandler(handle: ApiHandler, options: { maxBodyBytes: number }): FetchFunction {
+export function createFetchHandler(handle: ApiHandler): FetchFunction {
   return async (input, init) => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const url = new URL(request.url);
-    const body = request.body === null ? { body: null } : await readBody(request.body, options.maxBodyBytes);
+    const body = request.body === null ? { body: null } : await readBody(request.body, handle.limits.bodyBytes);
     const reply = handle({
       method: request.method,
       target: `${url.pathname}${url.search}`,

@@ -5,8 +5,9 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiHandler, Exchange, Reply } from './api-handler.js';
 
-export function createNodeServer(handle: ApiHandler, options: { maxBodyBytes: number }): http.Server {
-  const server = http.createServer((req, res) => {
+export function createNodeServer(handle: ApiHandler): http.Server {
+  const { bodyBytes, headerBytes } = handle.limits;
+  const server = http.createServer({ maxHeaderSize: headerBytes }, (req, res) => {
     const exchange: Exchange = { method: req.method ?? 'GET', target: req.url ?? '/', headers: req.headers, body: null };
     // Without Content-Length or Transfer-Encoding an HTTP/1.1 request has no body (RFC 9112
     // §6.3): answer at once, the common case of every GET. Node discards the empty stream.
@@ -14,7 +15,7 @@ export function createNodeServer(handle: ApiHandler, options: { maxBodyBytes: nu
       send(res, handle(exchange));
       return;
     }
-    readBody(req, options.maxBodyBytes).then(
+    readBody(req, bodyBytes).then(
       (body) => send(res, handle(Object.assign(exchange, body))),
       () => res.destroy(),
     );
@@ -26,8 +27,9 @@ export function createNodeServer(handle: ApiHandler, options: { maxBodyBytes: nu
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     writeRaw(socket, status, status === 431 ? 'Request headers too large.' : `Malformed HTTP request (${error.code ?? 'parse error'}).`);
   });
-  // CONNECT (a proxy tunnel request) bypasses the request handler too; no route accepts it.
-  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => writeRaw(socket, 405, 'Method Not Allowed'));
+  // CONNECT (a proxy tunnel request) bypasses the request handler too. Its target is a host, not a
+  // path, and allows no method: a 405 with an empty Allow (RFC 9110 §10.2.1).
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => writeRaw(socket, 405, 'Method Not Allowed', 'allow: \r\n'));
   server.keepAliveTimeout = 30_000;
   return server;
 }
@@ -58,9 +60,9 @@ function send(res: http.ServerResponse, reply: Reply): void {
   res.writeHead(reply.status, reply.headers).end(reply.body);
 }
 
-function writeRaw(socket: Duplex, status: number, detail: string): void {
+function writeRaw(socket: Duplex, status: number, detail: string, extraHeaders = ''): void {
   const body = JSON.stringify({ detail });
   socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extraHeaders}connection: close\r\n\r\n${body}`,
   );
 }

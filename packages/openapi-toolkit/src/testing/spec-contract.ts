@@ -138,6 +138,36 @@ export function describeSpecContract(api: string, expected: ExpectedOperation[])
       expect(missing).toEqual([]);
     });
 
+    it('declares its request limits (x-request-limits) and states them in words in the description', () => {
+      const limits = spec['x-request-limits'];
+      expect(Object.keys(limits).sort()).toEqual(['body-bytes', 'header-bytes', 'json-depth']);
+      const words = (spec.info.description as string).replace(/\s+/g, ' ');
+      expect(words).toContain(`at most ${limits['body-bytes'] / 1024 / 1024} MiB`);
+      expect(words).toContain(`nested at most ${limits['json-depth']} levels`);
+      expect(words).toContain(`headers may total ${limits['header-bytes'] / 1024} KiB`);
+    });
+
+    it('bounds every number: each integer or number schema declares its minimum and maximum', () => {
+      const unbounded: string[] = [];
+      const visit = (node: unknown, where: string) => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) {
+          node.forEach((item, i) => {
+            visit(item, `${where}/${i}`);
+          });
+          return;
+        }
+        const schema = node as Record<string, any>;
+        const types = [schema.type].flat();
+        if ((types.includes('integer') || types.includes('number')) && (schema.minimum === undefined || schema.maximum === undefined))
+          unbounded.push(where);
+        for (const [key, value] of Object.entries(schema)) if (key !== 'example' && key !== 'examples') visit(value, `${where}/${key}`);
+      };
+      visit(spec.components, '#/components');
+      visit(spec.paths, '#/paths');
+      expect(unbounded).toEqual([]);
+    });
+
     it('generates TypeScript types from redocly.yaml, and the committed build output is fresh', async () => {
       const config = await loadConfig({ configPath: REDOCLY_CONFIG });
       const generated = await generateTypes(paths.specRoot, config);
