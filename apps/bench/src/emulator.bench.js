@@ -48,13 +48,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { mockSpecPath } from '@agentplane/mock/mocks';
 import { startPrism, stopChild } from '@agentplane/mock/prism';
-import { freePort, REPO_ROOT } from '@agentplane/openapi-toolkit';
+import { freePort } from '@agentplane/openapi-toolkit';
 import autocannon from 'autocannon';
+import { cpuSeconds, memoryOf, startEmulatorProcess } from './emulator-process.js';
+import { rng } from './seeded-random.js';
 
 export const title = 'Emulator: agent server thread API vs Prism';
 
-const EMULATOR_DIR = path.join(REPO_ROOT, 'apps', 'emulator');
-const EMULATOR_BIN = path.join(EMULATOR_DIR, 'bin', 'agentplane-emulator.js');
 const CONNECTIONS = 10;
 const WARMUP_S = 2; // long enough for V8 to optimise the request path: 1 s left the first round slow
 const ROUNDS = 3; // odd, so that the median is one round's rate
@@ -66,7 +66,6 @@ const TENANTS = 300;
 const USERS = 5_000;
 const GRAPHS = ['support', 'research', 'billing'];
 const PRISM_THREAD_ID = '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
-const CLOCK_TICKS = 100; // USER_HZ of /proc/<pid>/stat: 100 on every Linux architecture in use
 
 /**
  * One run against one server.
@@ -186,30 +185,6 @@ async function compare(contenders, { connections, seconds }) {
   return samples.map(summarize);
 }
 
-/**
- * CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux).
- * @param {number} pid
- */
-function cpuSeconds(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-/**
- * A small seeded pseudo-random generator (mulberry32): every run sends the same mix.
- * @param {number} seed
- */
-function rng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** @param {() => number} random @param {number} n */
 const pick = (random, n) => Math.floor(random() * n);
 const metadataRandom = rng(1);
@@ -246,45 +221,6 @@ function searchBy(metadata, name) {
 /** @param {string} threadId @param {string} name @returns {Endpoint} */
 function historyOf(threadId, name) {
   return { name, method: 'POST', path: () => `/threads/${threadId}/history`, body: () => '{"limit":10}' };
-}
-
-/**
- * Starts the emulator CLI on `db` with free ports; resolves once it prints its `ready` line.
- * @param {{db: string, production: boolean}} options
- */
-async function startEmulatorProcess({ db, production }) {
-  const env = { ...process.env };
-  if (production) env.NODE_ENV = 'production';
-  else delete env.NODE_ENV;
-  const args = [EMULATOR_BIN, '--db', db, '--agent-server-port', '0', '--control-plane-port', '0'];
-  const child = spawn(process.execPath, args, { cwd: EMULATOR_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  let stderrLines = 0;
-  child.stderr.on('data', (chunk) => {
-    output += chunk;
-    stderrLines += String(chunk).split('\n').length - 1;
-  });
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  /** @type {string} */
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the emulator did not print "ready" within 30 s:\n${output}`)), 30_000);
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /ready.*agent server (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    exited.then((status) => reject(new Error(`the emulator exited before it was ready (${JSON.stringify(status)}):\n${output}`)));
-  });
-  return {
-    url,
-    pid: /** @type {number} */ (child.pid),
-    /** Lines on stderr so far: the emulator reports contract violations and internal errors there. */
-    stderrLines: () => stderrLines,
-    stop: () => stopChild(child, exited),
-  };
 }
 
 /**
@@ -325,16 +261,6 @@ async function startFloorServer() {
     pid: /** @type {number} */ (child.pid),
     stop: () => stopChild(child, exited),
   };
-}
-
-/**
- * VmRSS and VmHWM (peak) of a process, in MB (Linux /proc).
- * @param {number} pid
- */
-function memoryOf(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const mb = (/** @type {string} */ field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
-  return { rss: mb('VmRSS'), hwm: mb('VmHWM') };
 }
 
 /**

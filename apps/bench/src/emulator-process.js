@@ -1,0 +1,75 @@
+// The emulator as the benchmarks run it: the CLI (`agentplane-emulator`) in its own process, and
+// what Linux's /proc says about that process (CPU time, resident memory).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { stopChild } from '@agentplane/mock/prism';
+import { REPO_ROOT } from '@agentplane/openapi-toolkit';
+
+export const EMULATOR_DIR = path.join(REPO_ROOT, 'apps', 'emulator');
+const EMULATOR_BIN = path.join(EMULATOR_DIR, 'bin', 'agentplane-emulator.js');
+const CLOCK_TICKS = 100; // USER_HZ of /proc/<pid>/stat: 100 on every Linux architecture in use
+
+/**
+ * Starts the emulator CLI on `db` with free ports; resolves once it prints its `ready` line.
+ * `production` turns response validation off (NODE_ENV=production); otherwise it runs as
+ * `npm start` runs it, checking every answer against the spec.
+ * @param {{db: string, production: boolean, args?: string[]}} options
+ */
+export async function startEmulatorProcess({ db, production, args = [] }) {
+  const env = { ...process.env };
+  if (production) env.NODE_ENV = 'production';
+  else delete env.NODE_ENV;
+  const argv = [EMULATOR_BIN, '--db', db, '--agent-server-port', '0', '--control-plane-port', '0', ...args];
+  const child = spawn(process.execPath, argv, { cwd: EMULATOR_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let stderrLines = 0;
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+    stderrLines += String(chunk).split('\n').length - 1;
+  });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  /** @type {{controlPlane: string, agentServer: string}} */
+  const urls = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the emulator did not print "ready" within 30 s:\n${output}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /ready: control plane (http:\/\/\S+) · agent server (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ controlPlane: match[1], agentServer: match[2] });
+      }
+    });
+    exited.then((status) => reject(new Error(`the emulator exited before it was ready (${JSON.stringify(status)}):\n${output}`)));
+  });
+  return {
+    /** The agent server's URL. */
+    url: urls.agentServer,
+    controlPlaneUrl: urls.controlPlane,
+    /** Everything the process printed so far (its default API key is in it). */
+    output: () => output,
+    pid: /** @type {number} */ (child.pid),
+    /** Lines on stderr so far: the emulator reports contract violations and internal errors there. */
+    stderrLines: () => stderrLines,
+    stop: () => stopChild(child, exited),
+  };
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux).
+ * @param {number} pid
+ */
+export function cpuSeconds(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/**
+ * VmRSS and VmHWM (peak) of a process, in MB (Linux /proc).
+ * @param {number} pid
+ */
+export function memoryOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (/** @type {string} */ field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+  return { rss: mb('VmRSS'), hwm: mb('VmHWM') };
+}
