@@ -17,6 +17,11 @@ export interface ApiPaths {
   typesFile: string;
   /** The client package the API's artifacts belong to. */
   packageDir: string;
+  /**
+   * The bundle as last released: the baseline of the breaking-change gate, written by the
+   * release step only (see compatibility/baseline.ts).
+   */
+  baselineFile: string;
 }
 
 interface RedoclyApi {
@@ -45,7 +50,17 @@ export function apiPaths(name: string): ApiPaths {
     bundleJson: bundleYaml.replace(/\.ya?ml$/, '.json'),
     typesFile: path.resolve(REPO_ROOT, api['x-openapi-ts'].output),
     packageDir: path.dirname(path.dirname(bundleYaml)),
+    baselineFile: path.join(REPO_ROOT, 'spec', 'released', `${name}.yaml`),
   };
+}
+
+/** The name and version of the client package an API belongs to. */
+export function apiPackage(name: string): { name: string; version: string } {
+  const manifest = JSON.parse(fs.readFileSync(path.join(apiPaths(name).packageDir, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  return { name: manifest.name, version: manifest.version };
 }
 
 function findUp(from: string, file: string): string {

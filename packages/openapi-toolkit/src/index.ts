@@ -1,6 +1,9 @@
 // @agentplane/openapi-toolkit: the repository's one OpenAPI toolkit (private). Test helpers are
 // in `@agentplane/openapi-toolkit/testing`.
-export { API_NAMES, type ApiPaths, apiPaths, REDOCLY_CONFIG, REPO_ROOT } from './apis.js';
+export { API_NAMES, type ApiPaths, apiPackage, apiPaths, REDOCLY_CONFIG, REPO_ROOT } from './apis.js';
+export { type ApiChangeSummary, renderApiChanges } from './compatibility/changelog.js';
+export { type CompatibilityReport, checkCompatibility, formatChange, formatReport } from './compatibility/gate.js';
+export type { ClassifiedChange, Impact } from './compatibility/policy.js';
 export { pageLimits, type RetryPolicy, renderContractModule, retryPolicy, retryRules } from './contract-module.js';
 export {
   anchorRefs,
