@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/apis.js';
+import { publicPackages } from '../src/release/workspace.js';
 
 const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
 const sources = tracked.filter((file) => /\.(ts|js|mjs)$/.test(file) && !file.includes('/generated/'));
@@ -62,5 +63,39 @@ describe('repository', () => {
     }
     expect(entries.size).toBeGreaterThan(40);
     expect(unknown).toEqual([]);
+  });
+
+  it('publishes every public package with its licence, where it comes from, and public access (decision R4)', () => {
+    const licence = fs.readFileSync(path.join(REPO_ROOT, 'LICENSE'), 'utf8');
+    const published = publicPackages();
+    expect(published.map((p) => p.name).sort()).toEqual([
+      '@agentplane/agent-server',
+      '@agentplane/cli',
+      '@agentplane/client-core',
+      '@agentplane/control-plane',
+    ]);
+    for (const pkg of published) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(pkg.dir, 'package.json'), 'utf8'));
+      const where = path.relative(REPO_ROOT, pkg.dir);
+      expect(fs.readFileSync(path.join(pkg.dir, 'LICENSE'), 'utf8'), `${where}/LICENSE`).toBe(licence);
+      expect(manifest.license, where).toBe('Apache-2.0');
+      expect(manifest.repository, where).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/.+\.git$/), directory: where });
+      expect(manifest.homepage, where).toMatch(new RegExp(`/tree/main/${where}#readme$`));
+      expect(manifest.bugs?.url, where).toMatch(/\/issues$/);
+      expect(manifest.publishConfig, where).toEqual({ access: 'public' });
+      expect(manifest.files, where).toContain('CHANGELOG.md');
+    }
+  });
+
+  it('pins every published package in the READMEs at its current version (the version step rewrites them)', () => {
+    const versions = new Map(publicPackages().map((p) => [p.name, p.version]));
+    const stale: string[] = [];
+    for (const file of tracked.filter((f) => f.endsWith('README.md'))) {
+      const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+      for (const [pin, name, version] of text.matchAll(/(@agentplane\/[a-z-]+)@(\d+\.\d+\.\d+)/g)) {
+        if (versions.has(name!) && versions.get(name!) !== version) stale.push(`${file}: ${pin} (now ${versions.get(name!)})`);
+      }
+    }
+    expect(stale).toEqual([]);
   });
 });
