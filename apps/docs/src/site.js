@@ -6,10 +6,13 @@ import { API_NAMES, apiPaths } from '@agentplane/openapi-toolkit';
 
 export const DOCS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST_DIR = path.join(DOCS_DIR, 'dist');
+/** Build intermediates: the code samples as .ts files for the type-check, and the docs' copies of the bundles. */
+export const GENERATED_DIR = path.join(DOCS_DIR, 'generated');
 
 export const PAGES = API_NAMES.map((name) => ({
   name,
   page: `${name}.html`,
+  changelogPage: `${name}-changelog.html`,
   bundleJson: apiPaths(name).bundleJson,
   bundleYaml: apiPaths(name).bundleYaml,
 }));

@@ -1,15 +1,18 @@
 // Opens the built docs in headless Chromium: the index links every API page, each page shows
-// every operation's summary, nothing is loaded from outside localhost, and a full-page
-// screenshot of each page is saved to test-results/docs/ as an artifact.
+// every operation's summary, an operation shows its code samples (curl, TypeScript, the CLI),
+// nothing is loaded from outside localhost, and a full-page screenshot of each page is saved to
+// test-results/docs/ as an artifact. AGENTPLANE_DOCS_SCREENSHOT names a file to save the code
+// samples panel of createDeployment to, as well.
 //
 // Without Chromium the test is skipped with a notice saying how to install it, except in CI
 // (CI=true), where a missing browser is a failure.
 import fs from 'node:fs';
 import path from 'node:path';
 import { listOperations, REPO_ROOT } from '@agentplane/openapi-toolkit';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCodeSamples, SAMPLE_KINDS } from '../src/code-samples.js';
 import { serveStatic } from '../src/serve.js';
 import { DIST_DIR, PAGES } from '../src/site.js';
 
@@ -49,6 +52,22 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     await site?.close();
   });
 
+  /** Opens an operation from the side menu (expanding its tag group first); Redoc 3 shows one section at a time. */
+  async function showOperation(tab: Page, operation: { summary: string; tags: string[] }) {
+    const menuItem = tab.locator('[data-testid="menu-item-label"]', { has: tab.locator(`[data-text="${operation.summary}"]`) }).first();
+    if (!(await menuItem.isVisible())) {
+      await tab
+        .locator('[data-testid="menu-item-label"]', { has: tab.locator(`[data-text="${operation.tags[0]}"]`) })
+        .first()
+        .click();
+    }
+    await menuItem.waitFor({ state: 'visible', timeout: 10_000 });
+    await menuItem.click();
+    const heading = tab.locator('h2', { hasText: operation.summary }).first();
+    await heading.waitFor({ state: 'visible', timeout: 10_000 });
+    return heading;
+  }
+
   /** Opens a page, recording every request that leaves localhost. */
   async function open(page: string) {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -83,6 +102,23 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     await context.close();
   });
 
+  for (const { name, changelogPage, bundleJson } of PAGES) {
+    it(`${name}: the index shows its version and links its changelog page, which renders offline`, async () => {
+      const spec = JSON.parse(fs.readFileSync(bundleJson, 'utf8'));
+      const index = await open('index.html');
+      await expect(index.tab.locator('ul.apis li', { hasText: spec.info.title }).first().textContent()).resolves.toContain(
+        `Version ${spec.info.version}`,
+      );
+      await index.tab.locator(`a[href="./${changelogPage}"]`).click();
+      await index.tab.waitForURL(`**/${changelogPage}`);
+      await expect(index.tab.locator('h1').textContent()).resolves.toBe(`${spec.info.title}: changelog`);
+      await expect(index.tab.locator('h2#unreleased').isVisible()).resolves.toBe(true);
+      await index.tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-changelog.png`), fullPage: true });
+      expect(index.external).toEqual([]);
+      await index.context.close();
+    });
+  }
+
   for (const { name, page, bundleJson } of PAGES) {
     it(`${name}: shows every operation's summary and loads nothing from outside localhost`, async () => {
       const spec = JSON.parse(fs.readFileSync(bundleJson, 'utf8'));
@@ -93,20 +129,8 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
       // Markdown the page shows as plain text (a server description, say) keeps its backticks.
       const literalMarkdown = (await tab.evaluate(() => document.body.innerText)).split('\n').filter((line) => line.includes('`'));
       expect(literalMarkdown, 'text shown with literal backticks').toEqual([]);
-      // Redoc 3 renders one section at a time: open each operation from the side menu (expanding
-      // its tag group first) and check that its summary is the visible heading.
       for (const { operation } of listOperations(spec)) {
-        const menuItem = tab.locator('[data-testid="menu-item-label"]', { has: tab.locator(`[data-text="${operation.summary}"]`) }).first();
-        if (!(await menuItem.isVisible())) {
-          await tab
-            .locator('[data-testid="menu-item-label"]', { has: tab.locator(`[data-text="${operation.tags[0]}"]`) })
-            .first()
-            .click();
-        }
-        await menuItem.waitFor({ state: 'visible', timeout: 10_000 });
-        await menuItem.click();
-        const heading = tab.locator('h2', { hasText: operation.summary }).first();
-        await heading.waitFor({ state: 'visible', timeout: 10_000 });
+        const heading = await showOperation(tab, operation);
         await expect(heading.isVisible(), operation.summary).resolves.toBe(true);
       }
       await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
@@ -115,4 +139,40 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
       await context.close();
     });
   }
+
+  it('control-plane: createDeployment shows its curl, TypeScript and agentplane CLI samples', async () => {
+    const { bundleJson } = PAGES.find((p) => p.name === 'control-plane')!;
+    const spec = JSON.parse(fs.readFileSync(bundleJson, 'utf8'));
+    const { operation, method, path: route } = listOperations(spec).find((o) => o.operationId === 'createDeployment')!;
+    const { samples } = generateCodeSamples('control-plane', spec).find((o) => o.operationId === 'createDeployment')!;
+    expect(samples.map((s) => s.label)).toEqual([SAMPLE_KINDS.curl.label, SAMPLE_KINDS.typescript.label, SAMPLE_KINDS.cli.label]);
+
+    const { context, tab, external, errors } = await open('control-plane.html');
+    await tab.waitForSelector('[data-testid="menu-item-label"]', { timeout: 30_000 });
+    await showOperation(tab, operation);
+    // The operation's request panel: it starts with its method and path.
+    const panel = tab.locator('[data-testid="right-panel"]', { hasText: new RegExp(`^${method.toUpperCase()}${route}`) }).first();
+    const labels = new RegExp(`^(${[...samples.map((s) => s.label), 'Payload'].join('|')})$`);
+    const language = panel.locator('[data-testid="dropdown"]', { has: tab.locator('button', { hasText: labels }) });
+    for (const sample of samples) {
+      await language.locator('button').click();
+      const choices = await tab.getByRole('menuitem').allTextContents();
+      expect(choices).toEqual(expect.arrayContaining(samples.map((s) => s.label)));
+      await tab.getByRole('menuitem', { name: sample.label, exact: true }).click();
+      await expect(language.locator('button').textContent(), sample.label).resolves.toBe(sample.label);
+      const shown = await panel.locator('pre[data-testid="source-code"]').first().textContent();
+      expect(shown?.trimEnd(), sample.label).toBe(sample.source);
+    }
+    // With the language menu open over the last sample, so the picture shows every label.
+    await language.locator('button').click();
+    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, 'control-plane-createDeployment.png') });
+    const wanted = process.env.AGENTPLANE_DOCS_SCREENSHOT;
+    if (wanted) {
+      fs.mkdirSync(path.dirname(path.resolve(wanted)), { recursive: true });
+      await panel.screenshot({ path: path.resolve(wanted) });
+    }
+    expect(external).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
