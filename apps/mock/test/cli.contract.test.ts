@@ -56,7 +56,8 @@ describe('agentplane CLI against the control plane mock', () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.json()).toEqual({
-      deployment: example('DeploymentExternalContainerUpdated'),
+      // The mock is stateless: the PATCH answers the operation's first 200 example whatever it was sent.
+      deployment: example('DeploymentGitHostReleasingTag'),
       revision: example('RevisionBuilding'),
       created: false,
     });

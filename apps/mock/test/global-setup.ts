@@ -13,9 +13,11 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const servers = await Promise.all(
-    MOCKS.map(async (mock) => ({ api: mock.api, server: await startMock({ api: mock.api, port: await freePort() }) })),
-  );
+  // One after the other: a port is only sure to stay free until the server that asked for it
+  // listens, and two mocks starting at once could be handed the same private Prism port, the
+  // second then answering with the first one's spec.
+  const servers: { api: string; server: Awaited<ReturnType<typeof startMock>> }[] = [];
+  for (const mock of MOCKS) servers.push({ api: mock.api, server: await startMock({ api: mock.api, port: await freePort() }) });
   project.provide('mockUrls', Object.fromEntries(servers.map(({ api, server }) => [api, server.url])));
   return async () => {
     await Promise.all(servers.map(({ server }) => server.stop()));

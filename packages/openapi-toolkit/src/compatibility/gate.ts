@@ -123,6 +123,11 @@ export function formatReport(report: CompatibilityReport): string {
     lines.push(`${api}: no baseline yet (${packageName} was never released); nothing to compare with`);
   } else if (report.impact === 'none') {
     lines.push(`${api}: no change since ${packageName} ${baselineVersion}`);
+  } else if (report.changes.length === 0) {
+    lines.push(
+      `${api}: descriptions or examples changed since ${packageName} ${baselineVersion}; impact patch, the release needs a "${report.required}" bump; declared: ${report.declared}` +
+        (report.notes.length > 0 ? ` (${report.notes.map((n) => `.changeset/${n}.md`).join(', ')})` : ''),
+    );
   } else {
     const breaking = report.changes.filter((c) => c.impact === 'major').length;
     lines.push(
