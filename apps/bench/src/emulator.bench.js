@@ -294,17 +294,11 @@ async function seedThroughStore(dbFile, bulk) {
     const threadId = randomUUID();
     const metadata = { graph_id: 'support', tenant: 'tenant-history', user: 'user-history' };
     store.transaction(() => {
-      /** @type {Record<string, unknown>} */
-      let values = {};
+      /** @type {import('@agentplane/emulator/seeding').PlanBase | undefined} */
+      let base;
       for (let from = 0; from < checkpoints; from += CHUNK) {
         const supersteps = Array.from({ length: Math.min(CHUNK, checkpoints - from) }, (_, k) => superstep(from + k));
-        const plan = planSupersteps(supersteps, {
-          graphId: metadata.graph_id,
-          startValues: values,
-          firstStep: from - 1,
-          checkMessage: () => null,
-        });
-        if ('issues' in plan) throw new Error(`seeding supersteps rejected: ${JSON.stringify(plan.issues)}`);
+        const plan = planSupersteps(supersteps, { graphId: metadata.graph_id, base });
         const now = new Date().toISOString();
         const stamped = stampCheckpoints(plan.checkpoints, now);
         if (from === 0)
@@ -313,7 +307,7 @@ async function seedThroughStore(dbFile, bulk) {
             stamped,
           );
         else store.append(threadId, stamped, now);
-        values = plan.values;
+        base = { values: plan.values, step: plan.checkpoints.at(-1)?.metadata.step ?? -1 };
       }
     });
     return threadId;

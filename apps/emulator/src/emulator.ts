@@ -164,7 +164,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     const agentServer = createApiHandler<AgentServerPrincipal>({
       ...common,
       contract: agentServerContract,
-      handlers: runtimeHandlers(agentServerHandlers(new ThreadStore(db), agentServerContract)),
+      handlers: runtimeHandlers(agentServerHandlers(new ThreadStore(db), { now: options.now })),
       authenticator: createAuthenticator<AgentServerPrincipal>({
         schemes: {
           ApiKeyAuth: {

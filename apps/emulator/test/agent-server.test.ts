@@ -7,8 +7,8 @@ import { useEmulator } from './support/harness.js';
 
 const f = useEmulator();
 
-const human = (content: string, id?: string) => ({ type: 'human', content, ...(id ? { id } : {}) });
-const ai = (content: string, id?: string) => ({ type: 'ai', content, ...(id ? { id } : {}) });
+const human = (content: string, id?: string) => ({ type: 'human' as const, content, ...(id ? { id } : {}) });
+const ai = (content: string, id?: string) => ({ type: 'ai' as const, content, ...(id ? { id } : {}) });
 const conversation: Superstep[] = [
   { updates: [{ values: {}, as_node: '__input__' }] },
   { updates: [{ values: { messages: [human('My order arrived damaged.')] }, as_node: '__start__' }] },
@@ -111,7 +111,7 @@ describe('createThread', () => {
     const { response, error } = await f.agent.POST('/threads', {
       body: {
         thread_id: threadId,
-        supersteps: [...conversation, { updates: [{ values: { messages: [{ type: 'robot', content: 'beep' }] }, as_node: 'x' }] }],
+        supersteps: [...conversation, { updates: [{ values: { messages: [{ type: 'robot', content: 'beep' } as never] }, as_node: 'x' }] }],
       },
     });
     expect(response.status).toBe(422);
@@ -287,7 +287,8 @@ describe('state and history', () => {
     }));
     const thread = await createThread({ supersteps: steps });
     const all = await history(thread.thread_id, { limit: 1000 });
-    expect(all.map((s) => s.values.i)).toEqual(Array.from({ length: 25 }, (_, i) => 24 - i));
+    // Superstep i is step i - 1 (the first is an input, step −1); input values never reach the state.
+    expect(all.map((s) => s.metadata.step)).toEqual(Array.from({ length: 25 }, (_, i) => 23 - i));
     expect(await history(thread.thread_id)).toEqual(all.slice(0, 10));
 
     const pivot = all[9]!;
@@ -301,7 +302,7 @@ describe('state and history', () => {
       expect(await history(thread.thread_id, { limit: 3, before })).toEqual(older);
     }
     const inputs = await history(thread.thread_id, { limit: 1000, metadata: { source: 'input' } });
-    expect(inputs.map((s) => s.values.i)).toEqual([20, 15, 10, 5, 0]);
+    expect(inputs.map((s) => s.metadata.step)).toEqual([19, 14, 9, 4, -1]);
     expect(await history(thread.thread_id, { limit: 2, metadata: { source: 'input' }, before: inputs[1]!.checkpoint_id })).toEqual(
       inputs.slice(2, 4),
     );

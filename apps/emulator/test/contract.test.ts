@@ -213,6 +213,89 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
         params: { path: { thread_id: MISSING } },
         body: { before: 7 } as never,
       }),
+    'updateThread 200': async () =>
+      agent().PATCH('/threads/{thread_id}', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id } },
+        body: { metadata: { tier: 2 } },
+      }),
+    'updateThread 204': async () =>
+      agent().PATCH('/threads/{thread_id}', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id }, header: { Prefer: 'return=minimal' } },
+        body: { metadata: { tier: 3 } },
+      }),
+    'updateThread 401': async () => agent().PATCH('/threads/{thread_id}', { params: { path: { thread_id: MISSING } }, body: {} }),
+    'updateThread 404': async () =>
+      agent().PATCH('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: MISSING } }, body: {} }),
+    'updateThread 422': async () =>
+      agent().PATCH('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: MISSING } }, body: { ttl: 0 } }),
+    'deleteThread 204': async () =>
+      agent().DELETE('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: (await thread()).thread_id } } }),
+    'deleteThread 401': async () => agent().DELETE('/threads/{thread_id}', { params: { path: { thread_id: MISSING } } }),
+    'deleteThread 404': async () => agent().DELETE('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: MISSING } } }),
+    'deleteThread 422': async () => agent().DELETE('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: 'x' } } }),
+    'countThreads 200': async () => agent().POST('/threads/count', { ...agentWithKey(), body: { metadata: { graph_id: 'support' } } }),
+    'countThreads 401': async () => agent().POST('/threads/count', { body: {} }),
+    'countThreads 422': async () => agent().POST('/threads/count', { ...agentWithKey(), body: { ids: [] } as never }),
+    'pruneThreads 200': async () =>
+      agent().POST('/threads/prune', { ...agentWithKey(), body: { thread_ids: [(await thread()).thread_id], strategy: 'keep_latest' } }),
+    'pruneThreads 401': async () => agent().POST('/threads/prune', { body: { thread_ids: [MISSING] } }),
+    'pruneThreads 422': async () => agent().POST('/threads/prune', { ...agentWithKey(), body: { thread_ids: [] } }),
+    'updateThreadState 200': async () =>
+      agent().POST('/threads/{thread_id}/state', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id } },
+        body: { values: { topic: 'x' }, as_node: 'agent' },
+      }),
+    'updateThreadState 401': async () =>
+      agent().POST('/threads/{thread_id}/state', { params: { path: { thread_id: MISSING } }, body: { values: {} } }),
+    'updateThreadState 404': async () =>
+      agent().POST('/threads/{thread_id}/state', { ...agentWithKey(), params: { path: { thread_id: MISSING } }, body: { values: {} } }),
+    'updateThreadState 422': async () =>
+      agent().POST('/threads/{thread_id}/state', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { values: { messages: [{ type: 'robot' }] } } as never,
+      }),
+    'patchThreadState 204': async () =>
+      agent().PATCH('/threads/{thread_id}/state', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id } },
+        body: { metadata: { reviewed: true } },
+      }),
+    'patchThreadState 401': async () =>
+      agent().PATCH('/threads/{thread_id}/state', { params: { path: { thread_id: MISSING } }, body: { metadata: {} } }),
+    'patchThreadState 404': async () =>
+      agent().PATCH('/threads/{thread_id}/state', { ...agentWithKey(), params: { path: { thread_id: MISSING } }, body: { metadata: {} } }),
+    'patchThreadState 422': async () =>
+      agent().PATCH('/threads/{thread_id}/state', { ...agentWithKey(), params: { path: { thread_id: MISSING } }, body: {} as never }),
+    'getThreadStateAtCheckpointObject 200': async () => {
+      const t = await thread();
+      const { data } = await agent().GET('/threads/{thread_id}/state', { ...agentWithKey(), params: { path: { thread_id: t.thread_id } } });
+      return agent().POST('/threads/{thread_id}/state/checkpoint', {
+        ...agentWithKey(),
+        params: { path: { thread_id: t.thread_id } },
+        body: { checkpoint: data!.checkpoint! },
+      });
+    },
+    'getThreadStateAtCheckpointObject 401': async () =>
+      agent().POST('/threads/{thread_id}/state/checkpoint', {
+        params: { path: { thread_id: MISSING } },
+        body: { checkpoint: { checkpoint_id: MISSING } },
+      }),
+    'getThreadStateAtCheckpointObject 404': async () =>
+      agent().POST('/threads/{thread_id}/state/checkpoint', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id } },
+        body: { checkpoint: { checkpoint_id: MISSING } },
+      }),
+    'getThreadStateAtCheckpointObject 422': async () =>
+      agent().POST('/threads/{thread_id}/state/checkpoint', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { checkpoint: { checkpoint_id: 'x' } },
+      }),
   },
 };
 

@@ -85,7 +85,9 @@ function superstepsFor(worker: number, seq: number, count: number) {
       {
         as_node: i === 0 ? '__input__' : i % 2 ? 'agent' : '__start__',
         values: {
-          messages: [{ type: i % 2 ? 'ai' : 'human', content: `w${worker} #${seq} step ${i}`, id: `m-${worker}-${seq}-${i}` }],
+          messages: [
+            { type: (i % 2 ? 'ai' : 'human') as 'ai' | 'human', content: `w${worker} #${seq} step ${i}`, id: `m-${worker}-${seq}-${i}` },
+          ],
           step: i,
         },
       },

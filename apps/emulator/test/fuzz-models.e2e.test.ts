@@ -105,27 +105,51 @@ const updateArb = fc.record({
 });
 const superstepsArb = fc.array(fc.record({ updates: fc.array(updateArb, { minLength: 1, maxLength: 3 }) }), { maxLength: 4 });
 
-/** The superstep rules of decision A5, as a model: values replace, messages append or replace by id. */
-function modelValues(supersteps: { updates: { as_node: string; values: Record<string, unknown> | null }[] }[]): Record<string, unknown>[] {
-  let values: Record<string, unknown> = {};
-  const states: Record<string, unknown>[] = [];
-  for (const superstep of supersteps) {
-    for (const update of superstep.updates) {
-      for (const [key, value] of Object.entries(update.values ?? {})) {
-        if (key !== 'messages') {
-          values = ownKeys([...Object.entries(values).filter(([k]) => k !== key), [key, value]]);
-          continue;
-        }
-        const messages = [...((values.messages as any[]) ?? [])];
-        for (const message of [value].flat() as any[]) {
-          const at = message.id === undefined ? -1 : messages.findIndex((m) => m.id === message.id);
-          if (at >= 0) messages[at] = message;
-          else messages.push(message);
-        }
-        values = ownKeys([...Object.entries(values).filter(([k]) => k !== 'messages'), ['messages', messages]]);
+/**
+ * The superstep rules of decision A5, as a model: values replace, messages append or replace by
+ * id (stored with LangGraph's default fields); `__input__` values wait in the `__start__` channel
+ * until a `__start__` update without values of its own applies them, and any other update drops
+ * them. Each state comes with its step: −1 for a first input superstep, else 0, then one more each.
+ */
+function modelValues(
+  supersteps: { updates: { as_node: string; values: Record<string, unknown> | null }[] }[],
+): { values: Record<string, unknown>; step: number }[] {
+  const apply = (values: Record<string, unknown>, written: Record<string, unknown> | null | undefined) => {
+    for (const [key, value] of Object.entries(written ?? {})) {
+      if (key !== 'messages') {
+        values = ownKeys([...Object.entries(values).filter(([k]) => k !== key), [key, value]]);
+        continue;
       }
+      const messages = [...((values.messages as any[]) ?? [])];
+      for (const sent of [value].flat() as any[]) {
+        const message = {
+          additional_kwargs: {},
+          response_metadata: {},
+          ...(sent.type === 'ai' ? { tool_calls: [], invalid_tool_calls: [] } : {}),
+          ...sent,
+        };
+        const at = message.id === undefined ? -1 : messages.findIndex((m) => m.id === message.id);
+        if (at >= 0) messages[at] = message;
+        else messages.push(message);
+      }
+      values = ownKeys([...Object.entries(values).filter(([k]) => k !== 'messages'), ['messages', messages]]);
     }
-    states.push(values);
+    return values;
+  };
+  let values: Record<string, unknown> = {};
+  let pending: Record<string, unknown> | undefined;
+  let step: number | undefined;
+  const states: { values: Record<string, unknown>; step: number }[] = [];
+  for (const superstep of supersteps) {
+    const isInput = superstep.updates.every((u) => u.as_node === '__input__');
+    let nextPending: Record<string, unknown> | undefined;
+    for (const update of superstep.updates) {
+      if (update.as_node === '__input__') nextPending = apply(nextPending ?? {}, update.values);
+      else values = apply(values, update.as_node === '__start__' && update.values === null ? pending : update.values);
+    }
+    pending = nextPending;
+    step = step === undefined ? (isInput ? -1 : 0) : step + 1;
+    states.push({ values, step });
   }
   return states;
 }
@@ -178,7 +202,7 @@ describe('valid but random requests: accepted, and answered as the model says', 
         if (body.thread_id) expect(thread.thread_id, where).toBe(body.thread_id.toLowerCase());
         expect(sameJson(thread.metadata, body.metadata ?? {}), where).toBe(true);
         const states = modelValues((body.supersteps ?? []) as any);
-        const last = states.at(-1) ?? {};
+        const last = states.at(-1)?.values ?? {};
         expect(sameJson(withoutAssignedIds(thread.values, last), last), `${where}\nmodel: ${JSON.stringify(last)}`).toBe(true);
 
         const history = (await send('agent-server', jsonRequest('POST', `/threads/${thread.thread_id}/history`, { limit: 1000 })))
@@ -186,8 +210,8 @@ describe('valid but random requests: accepted, and answered as the model says', 
         expect(history.length, where).toBe(states.length);
         history.forEach((state, i) => {
           const model = states[states.length - 1 - i]!;
-          expect(sameJson(withoutAssignedIds(state.values, model), model), where).toBe(true);
-          expect(state.metadata.step, where).toBe(states.length - 2 - i);
+          expect(sameJson(withoutAssignedIds(state.values, model.values), model.values), where).toBe(true);
+          expect(state.metadata.step, where).toBe(model.step);
         });
       }),
       propertyOptions(150),
@@ -217,7 +241,7 @@ describe('valid but random requests: accepted, and answered as the model says', 
         const values = { topic: colors[(i + 1) % 3]!, count: i % 2 };
         const response = await send(
           'agent-server',
-          jsonRequest('POST', '/threads', { metadata, supersteps: [{ updates: [{ as_node: '__input__', values }] }] }),
+          jsonRequest('POST', '/threads', { metadata, supersteps: [{ updates: [{ as_node: '__start__', values }] }] }),
         );
         fixtures.push({ thread_id: (response.json as any).thread_id, metadata, values });
       }
@@ -424,7 +448,7 @@ describe('found by fuzzing, pinned', () => {
     const thread = (
       await send(
         'agent-server',
-        jsonRequest('POST', '/threads', { supersteps: [{ updates: [{ as_node: '__input__', values: { a: 1 } }] }] }),
+        jsonRequest('POST', '/threads', { supersteps: [{ updates: [{ as_node: '__start__', values: { a: 1 } }] }] }),
       )
     ).json as any;
     const found: Record<string, number> = {};
@@ -455,7 +479,7 @@ describe('found by fuzzing, pinned', () => {
 
   it('a state key named __proto__ in a superstep is kept like any other key (as metadata keeps it)', async () => {
     const body =
-      '{"metadata": {"__proto__": {"m": 1}}, "supersteps": [{"updates": [{"as_node": "__input__", "values": {"__proto__": {"v": 1}, "other": 2}}]}]}';
+      '{"metadata": {"__proto__": {"m": 1}}, "supersteps": [{"updates": [{"as_node": "__start__", "values": {"__proto__": {"v": 1}, "other": 2}}]}]}';
     const created = await send('agent-server', { method: 'POST', path: '/threads', headers: { 'content-type': 'application/json' }, body });
     expect(created.status).toBe(200);
     expect(created.text).toContain('"metadata":{"__proto__":{"m":1}}');

@@ -39,6 +39,7 @@ function sdkClient(apiUrl: string, options: { apiKey?: string | null } = {}): Cl
 }
 
 const lastWire = (): WireRecord => wire.at(-1)!;
+const thread_marker = crypto.randomUUID();
 
 /** The SDK's HTTPError: `status` and the raw answer `text`. */
 async function sdkError(promise: Promise<unknown>): Promise<{ status: number; detail: unknown }> {
@@ -64,9 +65,13 @@ afterAll(async () => {
 const human = (content: string, id?: string) => ({ type: 'human', content, ...(id ? { id } : {}) });
 const ai = (content: string, id?: string) => ({ type: 'ai', content, ...(id ? { id } : {}) });
 
-/** Four supersteps: input, an AI answer, the same answer replaced by ID, a human message without ID. */
+/**
+ * Five supersteps: the input, `__start__` applying it (as LangGraph does, input goes through the
+ * `__start__` channel), an AI answer, the same answer replaced by ID, a human message without ID.
+ */
 const CONVERSATION = [
   { updates: [{ asNode: '__input__', values: { messages: [human('Weather in Paris?', 'm-1')], topic: 'weather' } }] },
+  { updates: [{ asNode: '__start__', values: undefined }] },
   { updates: [{ asNode: 'agent', values: { messages: [ai('Sunny', 'm-2')] } }] },
   { updates: [{ asNode: 'agent', values: { messages: [ai('Sunny, 21 °C', 'm-2')], topic: 'forecast' } }] },
   { updates: [{ asNode: '__start__', values: { messages: [human('Thanks!')] } }] },
@@ -140,11 +145,18 @@ describe('threads.create', () => {
     expect((thread.values as any).topic).toBe('forecast');
 
     const history = await client.threads.getHistory(thread.thread_id, { limit: 100 });
-    expect(history).toHaveLength(4);
-    expect(history.map((s) => s.metadata?.step)).toEqual([2, 1, 0, -1]);
-    expect(history.map((s) => s.metadata?.source)).toEqual(['update', 'update', 'update', 'input']);
-    expect(history.map((s) => ((s.values as any).messages as unknown[]).length)).toEqual([3, 2, 2, 1]);
-    expect(history.map((s) => (s.values as any).topic)).toEqual(['forecast', 'forecast', 'weather', 'weather']);
+    expect(history).toHaveLength(5);
+    expect(history.map((s) => s.metadata?.step)).toEqual([3, 2, 1, 0, -1]);
+    expect(history.map((s) => s.metadata?.source)).toEqual(['update', 'update', 'update', 'update', 'input']);
+    expect(history.map((s) => ((s.values as any).messages ?? []).length)).toEqual([3, 2, 2, 1, 0]);
+    expect(history.map((s) => (s.values as any).topic)).toEqual(['forecast', 'forecast', 'weather', 'weather', undefined]);
+    // The input checkpoint holds the state before the input, and the input as its pending task.
+    expect(history[4]).toMatchObject({
+      values: {},
+      next: ['__start__'],
+      tasks: [{ name: '__start__', path: ['__pregel_pull', '__start__'] }],
+    });
+    expect(history[3]).toMatchObject({ next: [], tasks: [] });
     expect(history[0]!.metadata).toMatchObject({
       thread_id: thread.thread_id,
       checkpoint_id: history[0]!.checkpoint.checkpoint_id,
@@ -158,7 +170,7 @@ describe('threads.create', () => {
       expect(state.parent_checkpoint?.checkpoint_id ?? null).toBe(older ? older.checkpoint.checkpoint_id : null);
       if (older) expect(state.checkpoint.checkpoint_id! > older.checkpoint.checkpoint_id!, 'checkpoint IDs are time-ordered').toBe(true);
     });
-    expect(history[3]!.parent_checkpoint).toBeNull();
+    expect(history[4]!.parent_checkpoint).toBeNull();
   });
 
   it('creates nothing when a superstep is invalid, and the 422 names the field', async () => {
@@ -224,7 +236,7 @@ describe('threads.get, getState, getHistory', () => {
       pages.push(page);
       before = { configurable: { checkpoint_id: page.at(-1)!.checkpoint.checkpoint_id } };
     }
-    expect(pages.map((p) => p.length)).toEqual([3, 1]);
+    expect(pages.map((p) => p.length)).toEqual([3, 2]);
     expect(pages.flat()).toEqual(history);
 
     // A state's `checkpoint` object as the configurable, as apps pass it along.
@@ -238,8 +250,8 @@ describe('threads.get, getState, getHistory', () => {
   it('getHistory: metadata filter', async () => {
     const inputs = await client.threads.getHistory(threadId, { metadata: { source: 'input' } });
     expect(lastWire().body).toEqual({ limit: 10, metadata: { source: 'input' } });
-    expect(inputs).toEqual([history[3]]);
-    expect(await client.threads.getHistory(threadId, { metadata: { step: 1 } })).toEqual([history[1]]);
+    expect(inputs).toEqual([history[4]]);
+    expect(await client.threads.getHistory(threadId, { metadata: { step: 1 } })).toEqual([history[2]]);
     expect(await client.threads.getHistory(threadId, { metadata: { writes: { agent: { messages: [ai('Sunny', 'm-2')] } } } })).toEqual([
       history[2],
     ]);
@@ -266,7 +278,7 @@ describe('threads.copy', () => {
         writes: s.metadata?.writes,
         created_at: s.created_at,
       }));
-    expect(copyHistory).toHaveLength(4);
+    expect(copyHistory).toHaveLength(5);
     expect(comparable(copyHistory)).toEqual(comparable(originalHistory));
     for (const state of copyHistory) {
       expect(state.checkpoint.thread_id).toBe(copy.thread_id);
@@ -345,7 +357,7 @@ describe('threads.search', () => {
 
   it('filters on state values', async () => {
     const marker = crypto.randomUUID();
-    const thread = await client.threads.create({ supersteps: [{ updates: [{ asNode: '__input__', values: { marker, topic: 'x' } }] }] });
+    const thread = await client.threads.create({ supersteps: [{ updates: [{ asNode: 'agent', values: { marker, topic: 'x' } }] }] });
     const found = await client.threads.search({ values: { marker } });
     expect(found.map((t) => t.thread_id)).toEqual([thread.thread_id]);
   });
@@ -373,13 +385,272 @@ describe('errors through the SDK', () => {
     expect(error.status).toBe(422);
     expect(error.detail).toEqual([{ loc: ['path', 'thread_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing' }]);
   });
+});
 
-  it('a state read at a checkpoint object (POST /state/checkpoint, not in the contract) is a clean 405', async () => {
-    const thread = await client.threads.create({ supersteps: CONVERSATION.slice(0, 1) });
-    const state = await client.threads.getState(thread.thread_id);
-    const error = await sdkError(client.threads.getState(thread.thread_id, state.checkpoint));
-    expect(lastWire()).toMatchObject({ method: 'POST', path: `/threads/${thread.thread_id}/state/checkpoint` });
-    expect(error).toEqual({ status: 405, detail: 'Method Not Allowed' });
+describe('the rest of ThreadsClient: update, delete, prune, count, updateState, patchState, getState(checkpoint object)', () => {
+  it('update merges metadata and answers the thread; returnMinimal sends Prefer: return=minimal and gets nothing', async () => {
+    const thread = await client.threads.create({ metadata: { owner: 'ana', tier: 1 } });
+    const updated = await client.threads.update(thread.thread_id, { metadata: { tier: 2, vip: true } });
+    expect(lastWire()).toMatchObject({
+      method: 'PATCH',
+      path: `/threads/${thread.thread_id}`,
+      body: { metadata: { tier: 2, vip: true } },
+      status: 200,
+    });
+    expect(updated.metadata).toEqual({ owner: 'ana', tier: 2, vip: true });
+    expect(updated.updated_at >= thread.updated_at).toBe(true);
+    const minimal = await client.threads.update(thread.thread_id, { metadata: { note: 'x' }, returnMinimal: true });
+    expect(minimal).toBeUndefined();
+    expect(lastWire()).toMatchObject({ status: 204 });
+    expect(lastWire().headers.get('preference-applied')).toBe('return=minimal');
+    expect((await client.threads.get(thread.thread_id)).metadata).toEqual({ owner: 'ana', tier: 2, vip: true, note: 'x' });
+    expect((await sdkError(client.threads.update(crypto.randomUUID(), { metadata: {} }))).status).toBe(404);
+  });
+
+  it('delete removes the thread everywhere; a second delete is a 404', async () => {
+    const thread = await client.threads.create({ metadata: { doomed: thread_marker }, supersteps: CONVERSATION });
+    await client.threads.delete(thread.thread_id);
+    expect(lastWire()).toMatchObject({ method: 'DELETE', status: 204 });
+    for (const call of [
+      () => client.threads.get(thread.thread_id),
+      () => client.threads.getState(thread.thread_id),
+      () => client.threads.getHistory(thread.thread_id),
+      () => client.threads.copy(thread.thread_id),
+      () => client.threads.delete(thread.thread_id),
+    ]) {
+      expect((await sdkError(call())).status).toBe(404);
+    }
+    expect(await client.threads.search({ metadata: { doomed: thread_marker } })).toEqual([]);
+    expect(await client.threads.count({ metadata: { doomed: thread_marker } })).toBe(0);
+  });
+
+  it('count counts what search finds, by metadata, values and status', async () => {
+    const suite = crypto.randomUUID();
+    for (let i = 0; i < 3; i++) {
+      await client.threads.create({
+        metadata: { suite, even: i % 2 === 0 },
+        supersteps: [{ updates: [{ asNode: 'agent', values: { i } }] }],
+      });
+    }
+    expect(await client.threads.count({ metadata: { suite } })).toBe(3);
+    expect(lastWire()).toMatchObject({ method: 'POST', path: '/threads/count', body: { metadata: { suite } }, status: 200 });
+    expect(await client.threads.count({ metadata: { suite, even: true } })).toBe(2);
+    expect(await client.threads.count({ metadata: { suite }, values: { i: 1 } })).toBe(1);
+    expect(await client.threads.count({ metadata: { suite }, status: 'busy' })).toBe(0);
+  });
+
+  it('prune deletes threads, or keeps only their latest checkpoint; unknown IDs are skipped', async () => {
+    const gone = await client.threads.create({ supersteps: CONVERSATION });
+    const trimmed = await client.threads.create({ supersteps: CONVERSATION });
+    const latest = await client.threads.getState(trimmed.thread_id);
+    expect(await client.threads.prune([gone.thread_id, crypto.randomUUID()])).toEqual({ pruned_count: 1 });
+    expect(lastWire().body).toMatchObject({ thread_ids: [gone.thread_id, expect.any(String)], strategy: 'delete' });
+    expect((await sdkError(client.threads.get(gone.thread_id))).status).toBe(404);
+    expect(await client.threads.prune([trimmed.thread_id], { strategy: 'keep_latest' })).toEqual({ pruned_count: 1 });
+    const history = await client.threads.getHistory(trimmed.thread_id, { limit: 100 });
+    expect(history).toHaveLength(1);
+    expect(history[0]).toEqual({ ...latest, parent_checkpoint: null, parent_checkpoint_id: null });
+  });
+
+  it('getState with a checkpoint object (POST /state/checkpoint) answers that checkpoint', async () => {
+    const thread = await client.threads.create({ supersteps: CONVERSATION });
+    const history = await client.threads.getHistory(thread.thread_id, { limit: 100 });
+    const state = await client.threads.getState(thread.thread_id, history[2]!.checkpoint);
+    expect(lastWire()).toMatchObject({ method: 'POST', path: `/threads/${thread.thread_id}/state/checkpoint`, status: 200 });
+    expect(state).toEqual(history[2]);
+    const unknown = { ...history[2]!.checkpoint, checkpoint_id: '1f0c6d2e-3a47-6e10-8001-000000000000' };
+    expect((await sdkError(client.threads.getState(thread.thread_id, unknown))).status).toBe(404);
+  });
+
+  it('updateState writes one checkpoint as a node, parented on the latest; or forks from an older one', async () => {
+    const thread = await client.threads.create({ graphId: 'chat', supersteps: CONVERSATION });
+    const before = await client.threads.getState(thread.thread_id);
+    const result = await client.threads.updateState(thread.thread_id, {
+      values: { messages: [{ type: 'tool', content: 'sunny, 21C', tool_call_id: 'call_1', status: 'success', artifact: { temp: 21 } }] },
+      asNode: 'tools',
+    });
+    expect(lastWire()).toMatchObject({ method: 'POST', path: `/threads/${thread.thread_id}/state`, body: { as_node: 'tools' } });
+    const after = await client.threads.getState(thread.thread_id);
+    expect(result).toEqual({
+      checkpoint: { thread_id: thread.thread_id, checkpoint_ns: '', checkpoint_id: after.checkpoint.checkpoint_id },
+    });
+    expect(after.parent_checkpoint?.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
+    expect(after.metadata).toMatchObject({ source: 'update', step: (before.metadata?.step as number) + 1, graph_id: 'chat' });
+    expect(((after.values as any).messages as any[]).at(-1)).toMatchObject({
+      type: 'tool',
+      tool_call_id: 'call_1',
+      status: 'success',
+      artifact: { temp: 21 },
+    });
+
+    const history = await client.threads.getHistory(thread.thread_id, { limit: 100 });
+    const older = history.at(-2)!; // the first __start__ checkpoint
+    await client.threads.updateState(thread.thread_id, {
+      values: { topic: 'forked' },
+      checkpointId: older.checkpoint.checkpoint_id!,
+      asNode: 'agent',
+    });
+    const fork = await client.threads.getState(thread.thread_id);
+    expect(fork.parent_checkpoint?.checkpoint_id).toBe(older.checkpoint.checkpoint_id);
+    expect(fork.values).toEqual({ ...older.values, topic: 'forked' });
+    expect(fork.metadata?.step).toBe((older.metadata?.step as number) + 1);
+    expect((await client.threads.get(thread.thread_id)).thread_id).toBe(thread.thread_id);
+    const unknown = await sdkError(
+      client.threads.updateState(thread.thread_id, { values: {}, checkpointId: '1f0c6d2e-3a47-6e10-8001-000000000000' }),
+    );
+    expect(unknown.status).toBe(404);
+  });
+
+  it('messages: tool, system and content blocks are stored; remove deletes by id, __remove_all__ clears', async () => {
+    const thread = await client.threads.create({
+      supersteps: [
+        {
+          updates: [{ asNode: '__start__', values: { messages: [{ type: 'system', content: 'Be brief.', id: 's1' }, human('hi', 'h1')] } }],
+        },
+        {
+          updates: [
+            {
+              asNode: 'agent',
+              values: {
+                messages: [
+                  {
+                    type: 'ai',
+                    id: 'a1',
+                    content: [
+                      { type: 'text', text: 'Let me check.' },
+                      { type: 'tool_use', id: 'call_1', name: 'weather', input: { city: 'Paris' } },
+                    ],
+                    tool_calls: [{ id: 'call_1', name: 'weather', args: { city: 'Paris' } }],
+                  },
+                ],
+              },
+            },
+          ],
+        },
+        { updates: [{ asNode: 'tools', values: { messages: [{ type: 'tool', content: 'sunny', tool_call_id: 'call_1', id: 't1' }] } }] },
+        {
+          updates: [
+            {
+              asNode: 'agent',
+              values: {
+                messages: [
+                  { type: 'remove', id: 'h1' },
+                  { type: 'remove', id: 'never-there' },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const messages = (thread.values as any).messages as any[];
+    expect(messages.map((m) => [m.type, m.id])).toEqual([
+      ['system', 's1'],
+      ['ai', 'a1'],
+      ['tool', 't1'],
+    ]);
+    expect(messages[1]).toMatchObject({
+      tool_calls: [{ id: 'call_1' }],
+      invalid_tool_calls: [],
+      additional_kwargs: {},
+      response_metadata: {},
+    });
+    expect(messages[1].content[1]).toEqual({ type: 'tool_use', id: 'call_1', name: 'weather', input: { city: 'Paris' } });
+    await client.threads.updateState(thread.thread_id, {
+      values: { messages: [{ type: 'remove', id: '__remove_all__' }, human('fresh', 'f1')] },
+      asNode: 'agent',
+    });
+    expect(((await client.threads.getState(thread.thread_id)).values as any).messages.map((m: any) => m.id)).toEqual(['f1']);
+  });
+
+  it('a superstep command applies its update; goto (which needs a graph) is a 422 naming it', async () => {
+    const thread = await client.threads.create({
+      supersteps: [
+        { updates: [{ asNode: 'agent', values: { ignored: true }, command: { update: { topic: 'cmd', messages: [ai('done', 'a9')] } } }] },
+      ],
+    });
+    expect(thread.values).toMatchObject({ topic: 'cmd', messages: [{ id: 'a9', type: 'ai' }] });
+    expect(thread.values).not.toHaveProperty('ignored');
+    const refused = await sdkError(
+      client.threads.create({ supersteps: [{ updates: [{ asNode: 'agent', values: {}, command: { goto: 'tools' } }] }] }),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.detail).toEqual([
+      { loc: ['body', 'supersteps', 0, 'updates', 0, 'command', 'goto'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+    ]);
+  });
+
+  it('patchState merges metadata into the latest checkpoint without creating one', async () => {
+    const thread = await client.threads.create({ supersteps: CONVERSATION });
+    const before = await client.threads.getHistory(thread.thread_id, { limit: 100 });
+    await client.threads.patchState(thread.thread_id, { reviewed: true });
+    expect(lastWire()).toMatchObject({
+      method: 'PATCH',
+      path: `/threads/${thread.thread_id}/state`,
+      body: { metadata: { reviewed: true } },
+      status: 204,
+    });
+    const after = await client.threads.getHistory(thread.thread_id, { limit: 100 });
+    expect(after).toHaveLength(before.length);
+    expect(after[0]!.metadata).toEqual({ ...before[0]!.metadata, reviewed: true });
+    expect(after.slice(1)).toEqual(before.slice(1));
+    const empty = await client.threads.create();
+    expect((await sdkError(client.threads.patchState(empty.thread_id, { x: 1 }))).status).toBe(404);
+  });
+
+  it('getHistory with a checkpoint answers that one checkpoint', async () => {
+    const thread = await client.threads.create({ supersteps: CONVERSATION });
+    const history = await client.threads.getHistory(thread.thread_id, { limit: 100 });
+    const one = await client.threads.getHistory(thread.thread_id, { checkpoint: { checkpoint_id: history[3]!.checkpoint.checkpoint_id! } });
+    expect(one).toEqual([history[3]]);
+    expect(await client.threads.getHistory(thread.thread_id, { checkpoint: { checkpoint_ns: 'child:1' } })).toEqual([]);
+  });
+
+  it('search: select picks fields (values only when asked), extract picks values by path', async () => {
+    const suite = crypto.randomUUID();
+    const thread = await client.threads.create({ metadata: { suite }, supersteps: CONVERSATION });
+    const [picked] = await client.threads.search({ metadata: { suite }, select: ['thread_id', 'values'] });
+    // The Thread's required fields are always answered; select adds values and leaves out config.
+    expect(picked).toEqual({ ...(await client.threads.get(thread.thread_id)), config: undefined, values: thread.values });
+    expect(picked).not.toHaveProperty('config');
+    const [extracted] = await client.threads.search({
+      metadata: { suite },
+      extract: { last: 'values.messages[-1].content', first_id: 'values.messages[0].id', nothing: 'values.nope.deeper' },
+    });
+    expect(extracted).toMatchObject({ thread_id: thread.thread_id, extracted: { last: 'Thanks!', first_id: 'm-1', nothing: null } });
+    expect(extracted).not.toHaveProperty('values');
+  });
+});
+
+describe('ttl', () => {
+  let clock = Date.now();
+  let timed: TestEmulator;
+  let timedClient: Client;
+  beforeAll(async () => {
+    timed = await startTestEmulator({ now: () => clock });
+    timedClient = sdkClient(timed.agentServerUrl);
+  });
+  afterAll(async () => {
+    await timed?.close();
+  });
+
+  it('a thread goes when its ttl runs out: every read 404s, search and count never return it; update restarts the clock', async () => {
+    const suite = crypto.randomUUID();
+    const short = await timedClient.threads.create({ metadata: { suite }, ttl: 5, supersteps: CONVERSATION });
+    expect(lastWire().body.ttl).toEqual({ ttl: 5, strategy: 'delete' });
+    const kept = await timedClient.threads.create({ metadata: { suite }, ttl: { ttl: 5 } });
+    const forever = await timedClient.threads.create({ metadata: { suite } });
+    clock += 4 * 60_000;
+    await timedClient.threads.update(kept.thread_id, { ttl: 5 });
+    clock += 2 * 60_000;
+    expect((await sdkError(timedClient.threads.get(short.thread_id))).status).toBe(404);
+    expect((await sdkError(timedClient.threads.getHistory(short.thread_id))).status).toBe(404);
+    const found = (await timedClient.threads.search({ metadata: { suite } })).map((t) => t.thread_id).sort();
+    expect(found).toEqual([kept.thread_id, forever.thread_id].sort());
+    expect(await timedClient.threads.count({ metadata: { suite } })).toBe(2);
+    clock += 4 * 60_000;
+    expect(await timedClient.threads.count({ metadata: { suite } })).toBe(1);
+    expect(timed.errors).toEqual([]);
   });
 });
 

@@ -71,6 +71,29 @@ const agentServerCalls: Record<string, Call<AgentServerClient>> = {
       params: { path: { thread_id: THREAD_ID } },
       body: { limit: 10, before: { configurable: { checkpoint_id: CHECKPOINT_ID } } },
     }),
+  countThreads: (c, headers) => c.POST('/threads/count', { headers, body: { metadata: { graph_id: 'support' }, status: 'idle' } }),
+  pruneThreads: (c, headers) => c.POST('/threads/prune', { headers, body: { thread_ids: [THREAD_ID], strategy: 'keep_latest' } }),
+  updateThread: (c, headers) =>
+    c.PATCH('/threads/{thread_id}', {
+      headers,
+      params: { path: { thread_id: THREAD_ID } },
+      body: { metadata: { resolved: true }, ttl: 60 },
+    }),
+  deleteThread: (c, headers) => c.DELETE('/threads/{thread_id}', { headers, params: { path: { thread_id: THREAD_ID } } }),
+  updateThreadState: (c, headers) =>
+    c.POST('/threads/{thread_id}/state', {
+      headers,
+      params: { path: { thread_id: THREAD_ID } },
+      body: { values: { messages: [{ type: 'ai', content: 'On it.' }] }, as_node: 'agent' },
+    }),
+  patchThreadState: (c, headers) =>
+    c.PATCH('/threads/{thread_id}/state', { headers, params: { path: { thread_id: THREAD_ID } }, body: { metadata: { reviewed: true } } }),
+  getThreadStateAtCheckpointObject: (c, headers) =>
+    c.POST('/threads/{thread_id}/state/checkpoint', {
+      headers,
+      params: { path: { thread_id: THREAD_ID } },
+      body: { checkpoint: { checkpoint_id: CHECKPOINT_ID, checkpoint_ns: '' } },
+    }),
 };
 
 const suites = [

@@ -30,6 +30,33 @@ describeSpecContract('agent-server', [
     path: '/threads/{thread_id}/history',
     statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
   },
+  { operationId: 'countThreads', method: 'post', path: '/threads/count', statuses: ['200', '400', '401', '413', '415', '422', '431'] },
+  { operationId: 'pruneThreads', method: 'post', path: '/threads/prune', statuses: ['200', '400', '401', '413', '415', '422', '431'] },
+  {
+    operationId: 'updateThread',
+    method: 'patch',
+    path: '/threads/{thread_id}',
+    statuses: ['200', '204', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  { operationId: 'deleteThread', method: 'delete', path: '/threads/{thread_id}', statuses: ['204', '400', '401', '404', '422', '431'] },
+  {
+    operationId: 'updateThreadState',
+    method: 'post',
+    path: '/threads/{thread_id}/state',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'patchThreadState',
+    method: 'patch',
+    path: '/threads/{thread_id}/state',
+    statuses: ['204', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'getThreadStateAtCheckpointObject',
+    method: 'post',
+    path: '/threads/{thread_id}/state/checkpoint',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
 ]);
 
 const spec = loadBundle('agent-server');

@@ -38,7 +38,10 @@ export async function typeTests() {
     expectTypeOf(state.data).toExtend<ThreadState>();
     const message = state.data.values.messages?.[0];
     if (message?.type === 'ai') expectTypeOf(message.tool_calls).not.toBeAny();
-    if (message) expectTypeOf(message).toEqualTypeOf<Message>();
+    if (message) expectTypeOf(message).toExtend<Message>();
+    if (message?.type === 'tool') expectTypeOf(message.tool_call_id).toEqualTypeOf<string>();
+    // content is a string or a list of content blocks, each with its `type`.
+    if (message && typeof message.content !== 'string') expectTypeOf(message.content[0]!.type).toEqualTypeOf<string>();
   }
   for await (const s of iterateHistory(client, 't')) expectTypeOf(s).toEqualTypeOf<ThreadState>();
 }

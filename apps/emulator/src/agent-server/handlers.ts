@@ -1,24 +1,47 @@
 // The agent server thread API: one handler per operationId of spec/agent-server. Requests arrive
 // validated (with the spec's defaults filled in); handlers add the rules a schema cannot state
 // (existence, `if_exists`, message shapes after merging) and shape the answers.
-import type { operations as ClientOperations, Thread, ThreadHistoryQuery, ThreadState } from '@agentplane/agent-server';
-import type { ApiContract } from '../contract/api-contract.js';
+import type {
+  operations as ClientOperations,
+  components,
+  Thread,
+  ThreadCreate,
+  ThreadHistoryQuery,
+  ThreadState,
+} from '@agentplane/agent-server';
 import type { HandlerMap } from '../contract/handler-types.js';
 import type { api } from '../generated/agent-server/operations.js';
 import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
-import { HttpError, validationError } from '../http/http-error.js';
-import { canonicalUuid, isoNow, newCheckpointId, newId } from '../shared/ids.js';
+import { HttpError } from '../http/http-error.js';
+import { matchesFilter } from '../shared/canonical-json.js';
+import { canonicalUuid, newCheckpointId, newId } from '../shared/ids.js';
 import type { PlannedCheckpoint } from './supersteps.js';
-import { planSupersteps } from './supersteps.js';
-import type { CheckpointRow, ThreadRow, ThreadStore } from './thread-store.js';
+import { pendingInputOf, planSupersteps } from './supersteps.js';
+import type { CheckpointRow, StampedCheckpoint, ThreadRow, ThreadStore } from './thread-store.js';
 import { fullMetadata } from './thread-store.js';
 
 export type AgentServerPrincipal = { anonymous: boolean };
 
 export type AgentServerHandlers = HandlerMap<typeof api, ServerOperations, ClientOperations, AgentServerPrincipal>;
 
-export function agentServerHandlers(store: ThreadStore, contract: ApiContract): AgentServerHandlers {
+type Values = Record<string, unknown>;
+type SuperstepUpdate = components['schemas']['SuperstepUpdate'];
+type Ttl = NonNullable<ThreadCreate['ttl']>;
+
+const MINUTE_MS = 60_000;
+
+export interface AgentServerOptions {
+  /** The clock of thread expiry (tests move it). */
+  now?: (() => number) | undefined;
+}
+
+export function agentServerHandlers(store: ThreadStore, options: AgentServerOptions = {}): AgentServerHandlers {
+  const now = options.now ?? Date.now;
+  const nowIso = () => new Date(now()).toISOString();
+  const expiryOf = (ttl: Ttl | undefined) => (ttl === undefined ? null : now() + (typeof ttl === 'number' ? ttl : ttl.ttl) * MINUTE_MS);
   const threadNotFound = (threadId: string) => new HttpError(404, `Thread with ID ${threadId} not found.`);
+  const checkpointNotFound = (threadId: string, checkpointId: string) =>
+    new HttpError(404, `Checkpoint ${checkpointId} not found for thread ${threadId}.`);
   const requireThread = (threadId: string, options?: { withValues?: boolean }) => {
     const thread = store.get(threadId, options);
     if (!thread) throw threadNotFound(threadId);
@@ -28,50 +51,92 @@ export function agentServerHandlers(store: ThreadStore, contract: ApiContract): 
   const ensureThreadExists = (threadId: string) => {
     if (!store.exists(threadId)) throw threadNotFound(threadId);
   };
+  const stateAt = (threadId: string, checkpointId: string) => {
+    ensureThreadExists(threadId);
+    const checkpoint = store.checkpoint(threadId, checkpointId);
+    if (!checkpoint) throw checkpointNotFound(threadId, checkpointId);
+    return { status: 200 as const, body: toState(checkpoint) };
+  };
 
-  return {
+  // `select` chooses among a search answer's optional fields; the required ones identify a thread and are always there.
+  const alwaysSelected = ['thread_id', 'created_at', 'updated_at', 'metadata', 'status'];
+
+  const handlers: AgentServerHandlers = {
     createThread({ body }) {
       const threadId = body.thread_id ? canonicalUuid(body.thread_id) : newId();
       const metadata = body.metadata ?? {};
-      const plan = planSupersteps(body.supersteps ?? [], {
-        graphId: typeof metadata.graph_id === 'string' ? metadata.graph_id : '',
-        checkMessage: (message, loc) => contract.checkSchema('Message', message, 'body', loc),
-      });
-      if ('issues' in plan) throw validationError(plan.issues);
-
+      const plan = planSupersteps(body.supersteps ?? [], { graphId: graphIdOf(metadata) });
       return store.transaction(() => {
         const existing = store.get(threadId, { withValues: true });
         if (existing) {
           if (body.if_exists === 'do_nothing') return { status: 200, body: toThread(existing) };
           throw new HttpError(409, `Thread with ID ${threadId} already exists.`);
         }
-        const now = isoNow();
+        const created = nowIso();
         const thread = {
           thread_id: threadId,
-          created_at: now,
-          updated_at: now,
+          created_at: created,
+          updated_at: created,
           status: 'idle' as const,
           metadata,
           values: plan.values,
           config: {},
         };
-        store.insert(thread, stampCheckpoints(plan.checkpoints, now));
+        store.insert(thread, stampCheckpoints(plan.checkpoints, created), expiryOf(body.ttl));
         return { status: 200, body: toThread(thread) };
       });
+    },
+
+    updateThread({ path, body, headers }) {
+      const threadId = canonicalUuid(path.thread_id);
+      return store.transaction(() => {
+        const thread = requireThread(threadId);
+        const metadata = { ...thread.metadata, ...(body.metadata ?? {}) };
+        const updated = nowIso();
+        store.update(threadId, metadata, updated, expiryOf(body.ttl));
+        if (prefersMinimal(headers)) return { status: 204, headers: { 'Preference-Applied': 'return=minimal' } };
+        return { status: 200, body: toThread({ ...thread, metadata, updated_at: updated }) };
+      });
+    },
+
+    deleteThread({ path }) {
+      const threadId = canonicalUuid(path.thread_id);
+      if (!store.delete(threadId)) throw threadNotFound(threadId);
+      return { status: 204 };
     },
 
     copyThread({ path }) {
       const sourceId = canonicalUuid(path.thread_id);
       return store.transaction(() => {
         const copyId = newId();
-        if (!store.copy(sourceId, copyId, isoNow())) throw threadNotFound(sourceId);
+        if (!store.copy(sourceId, copyId, nowIso())) throw threadNotFound(sourceId);
         return { status: 200, body: toThread(store.get(copyId, { withValues: true })!) };
       });
     },
 
     searchThreads({ body }) {
-      const { threads, total } = store.search({ ...body, ids: body.ids?.map(canonicalUuid) });
-      return { status: 200, body: threads.map(toThread), headers: { 'X-Pagination-Total': total } };
+      const select = body.select ? new Set<string>([...alwaysSelected, ...body.select]) : undefined;
+      const withValues = select?.has('values') === true || body.extract !== undefined;
+      const { threads, total } = store.search({ ...body, ids: body.ids?.map(canonicalUuid) }, { withValues });
+      const answer = threads.map((row) => {
+        const { values, ...thread }: Thread = toThread(row);
+        const shown: Thread = select ? (pick({ ...thread, values: values ?? {} }, select) as Thread) : thread;
+        if (body.extract) shown.extracted = extract({ ...thread, values: values ?? {} }, body.extract);
+        return shown;
+      });
+      return { status: 200, body: answer, headers: { 'X-Pagination-Total': total } };
+    },
+
+    countThreads({ body }) {
+      return { status: 200, body: store.count(body) };
+    },
+
+    pruneThreads({ body }) {
+      const ids = [...new Set(body.thread_ids.map(canonicalUuid))];
+      const pruned = store.transaction(
+        () => ids.filter((id) => (body.strategy === 'keep_latest' ? store.keepLatestCheckpoint(id) : store.delete(id))).length,
+      );
+      return { status: 200, body: { pruned_count: pruned } };
     },
 
     getThread({ path }) {
@@ -85,30 +150,114 @@ export function agentServerHandlers(store: ThreadStore, contract: ApiContract): 
       return { status: 200, body: latest ? toState(latest) : emptyState() };
     },
 
-    getThreadStateAtCheckpoint({ path }) {
+    updateThreadState({ path, body }) {
       const threadId = canonicalUuid(path.thread_id);
-      const checkpointId = canonicalUuid(path.checkpoint_id);
-      ensureThreadExists(threadId);
-      const checkpoint = store.checkpoint(threadId, checkpointId);
-      if (!checkpoint) throw new HttpError(404, `Checkpoint ${checkpointId} not found for thread ${threadId}.`);
-      return { status: 200, body: toState(checkpoint) };
+      const targetId = body.checkpoint?.checkpoint_id ?? body.checkpoint_id;
+      return store.transaction(() => {
+        const thread = requireThread(threadId);
+        const base = targetId === undefined ? store.latestCheckpoint(threadId) : store.checkpoint(threadId, canonicalUuid(targetId));
+        if (targetId !== undefined && !base) throw checkpointNotFound(threadId, canonicalUuid(targetId));
+        const asNode = body.as_node ?? lastNodeOf(base) ?? '__start__';
+        const update: SuperstepUpdate = { as_node: asNode, ...(body.values === undefined ? {} : { values: body.values }) };
+        const plan = planSupersteps([{ updates: [update] }], {
+          graphId: graphIdOf(thread.metadata),
+          base: base && { values: base.values, step: stepOf(base), pendingInput: pendingInputOf(base.metadata) },
+        });
+        const [stamped] = stampCheckpoints(plan.checkpoints, nowIso());
+        store.addCheckpoint(threadId, base?.checkpoint_id ?? null, stamped!, stamped!.created_at);
+        return { status: 200, body: { checkpoint: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: stamped!.id } } };
+      });
+    },
+
+    patchThreadState({ path, body }) {
+      const threadId = canonicalUuid(path.thread_id);
+      return store.transaction(() => {
+        ensureThreadExists(threadId);
+        const latest = store.latestCheckpoint(threadId);
+        if (!latest) throw new HttpError(404, `Thread ${threadId} has no checkpoint.`);
+        // thread_id and checkpoint_id are added on read: never store them.
+        const { thread_id: _thread, checkpoint_id: _checkpoint, ...patch } = body.metadata;
+        store.setCheckpointMetadata(threadId, latest.checkpoint_id, { ...latest.metadata, ...patch });
+        return { status: 204 };
+      });
+    },
+
+    getThreadStateAtCheckpoint({ path }) {
+      return stateAt(canonicalUuid(path.thread_id), canonicalUuid(path.checkpoint_id));
+    },
+
+    getThreadStateAtCheckpointObject({ path, body }) {
+      return stateAt(canonicalUuid(path.thread_id), canonicalUuid(body.checkpoint.checkpoint_id));
     },
 
     getThreadHistory({ path, body }) {
       const threadId = canonicalUuid(path.thread_id);
       ensureThreadExists(threadId);
+      const namespace = body.checkpoint?.checkpoint_ns ?? '';
+      if (namespace !== '') return { status: 200, body: [] };
+      if (body.checkpoint?.checkpoint_id !== undefined) {
+        const one = store.checkpoint(threadId, canonicalUuid(body.checkpoint.checkpoint_id));
+        return { status: 200, body: one && matchesFilter(fullMetadata(one), body.metadata ?? {}) ? [toState(one)] : [] };
+      }
       const before = beforeCheckpointId(body.before);
       const states = store.history(threadId, { limit: body.limit, before: before && canonicalUuid(before), metadata: body.metadata });
       return { status: 200, body: states.map(toState) };
     },
   };
+  return expiringFirst(handlers, () => store.purgeExpired(now()));
+}
+
+/** Every handler runs after the threads whose time to live ran out are gone (ThreadTtl). */
+function expiringFirst(handlers: AgentServerHandlers, purge: () => void): AgentServerHandlers {
+  const wrapped: Record<string, unknown> = {};
+  for (const [operationId, handler] of Object.entries(handlers) as [string, (request: never) => unknown][]) {
+    wrapped[operationId] = (request: never) => {
+      purge();
+      return handler(request);
+    };
+  }
+  return wrapped as AgentServerHandlers;
+}
+
+/** `Prefer: return=minimal` (RFC 7240), among any other preferences of the header(s). */
+function prefersMinimal(headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
+  const prefer = headers.prefer;
+  const values = Array.isArray(prefer) ? prefer : prefer === undefined ? [] : [prefer];
+  return values.some((value) => value.split(',').some((preference) => preference.trim().toLowerCase() === 'return=minimal'));
+}
+
+const graphIdOf = (metadata: Values) => (typeof metadata.graph_id === 'string' ? metadata.graph_id : '');
+const stepOf = (checkpoint: CheckpointRow) => (typeof checkpoint.metadata.step === 'number' ? checkpoint.metadata.step : -1);
+
+/** The node of the last update applied on a branch: the only writer of its checkpoint, if there was one. */
+function lastNodeOf(checkpoint: CheckpointRow | undefined): string | undefined {
+  const writers = Object.keys((checkpoint?.metadata.writes as Values | null | undefined) ?? {});
+  return writers.length === 1 ? writers[0] : undefined;
+}
+
+function pick(thread: Thread, fields: ReadonlySet<string>): Partial<Thread> {
+  return Object.fromEntries(Object.entries(thread).filter(([key]) => fields.has(key)));
+}
+
+/** Each `extract` path, read from the thread: dot-separated keys, `[n]` indexes, `[-1]` the last. */
+function extract(thread: Thread, paths: Record<string, string>): Values {
+  const out: Values = {};
+  for (const [alias, path] of Object.entries(paths)) {
+    let at: unknown = thread;
+    for (const [, key, index] of path.matchAll(/([^.[\]]+)|\[(-?\d+)\]/g)) {
+      if (key !== undefined)
+        at = at !== null && typeof at === 'object' && !Array.isArray(at) && Object.hasOwn(at, key) ? (at as Values)[key] : undefined;
+      else if (Array.isArray(at)) at = at.at(Number(index));
+      else at = undefined;
+      if (at === undefined) break;
+    }
+    out[alias] = at ?? null;
+  }
+  return out;
 }
 
 /** Gives each planned checkpoint its time-ordered ID and timestamp. */
-export function stampCheckpoints(
-  planned: PlannedCheckpoint[],
-  now: string,
-): { id: string; created_at: string; planned: PlannedCheckpoint }[] {
+export function stampCheckpoints(planned: PlannedCheckpoint[], now: string): StampedCheckpoint[] {
   return planned.map((checkpoint) => ({ id: newCheckpointId(), created_at: now, planned: checkpoint }));
 }
 

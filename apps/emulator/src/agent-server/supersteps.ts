@@ -1,87 +1,164 @@
-// Superstep semantics (decision A5 of docs/decisions.md, and the Superstep schema's description): updates are applied in
-// order; each superstep yields one checkpoint whose metadata has `source` (`input` when all its
-// updates are `as_node: __input__`, else `update`), `step` (−1, then +1 each), `writes`
-// (`{as_node: values}`) and `parents` (`{}`). Keys of `values` replace earlier ones, except
-// `messages`, which appends (a message with an existing `id` replaces it; one without gets an ID).
+// Superstep semantics, as LangGraph has them (decision A5 of docs/decisions.md, and the Superstep
+// and SuperstepUpdate schemas' descriptions). Updates are applied in order; each superstep
+// yields one checkpoint whose metadata has `source` (`input` when all its updates are
+// `as_node: __input__`, else `update`), `step` (−1 for a first input checkpoint, 0 for any other
+// first one, then one more each), `writes` (`{as_node: values}`) and `parents` (`{}`).
 //
-// Pure: no storage. The result either describes every checkpoint or names what is invalid, so a
-// create with a bad superstep stores nothing.
+// `__input__` writes go to the `__start__` channel, not to the state: the input checkpoint holds
+// the state before the input, with `next: ["__start__"]` and one pending `__start__` task; the
+// `__start__` update that follows applies the input (its own values, when it has some, take the
+// input's place, as a second write to that channel would). Any other update drops a pending
+// input. Keys of the values replace earlier ones, except `messages`, which merges (see
+// mergeMessages). A `command`'s `update` is applied as `values` would be.
+//
+// Pure: no storage. Every input is valid by the time it gets here (the request schemas say what a
+// message, a command and a superstep are), so planning cannot fail.
 import type { components } from '@agentplane/agent-server';
-import type { ValidationIssue } from '../contract/validation-errors.js';
 import { setOwn } from '../shared/canonical-json.js';
 import { newId } from '../shared/ids.js';
 
 type Superstep = components['schemas']['Superstep'];
+type SuperstepUpdate = components['schemas']['SuperstepUpdate'];
+type ThreadTask = components['schemas']['ThreadTask'];
+type Values = Record<string, unknown>;
 
 export interface PlannedCheckpoint {
-  values: Record<string, unknown>;
+  values: Values;
+  next: string[];
+  tasks: ThreadTask[];
   /** Checkpoint metadata without `thread_id`/`checkpoint_id` (added when read). */
-  metadata: { graph_id: string; source: 'input' | 'update'; step: number; writes: Record<string, unknown>; parents: Record<string, never> };
+  metadata: { graph_id: string; source: 'input' | 'update'; step: number; writes: Values; parents: Record<string, never> };
 }
 
-/** Checks one message (after its ID is assigned) against the spec's Message schema. */
-export type MessageCheck = (message: unknown, loc: (string | number)[]) => ValidationIssue[] | null;
+/** The checkpoint a plan continues from: its values, step, and the input it left pending. */
+export interface PlanBase {
+  values: Values;
+  step: number;
+  /** The values of an `__input__` not yet applied by a `__start__` update. */
+  pendingInput?: Values | undefined;
+}
+
+const INPUT = '__input__';
+const START = '__start__';
 
 export function planSupersteps(
-  supersteps: Superstep[],
-  options: { graphId: string; startValues?: Record<string, unknown>; firstStep?: number; checkMessage: MessageCheck },
-): { checkpoints: PlannedCheckpoint[]; values: Record<string, unknown> } | { issues: ValidationIssue[] } {
-  let values: Record<string, unknown> = { ...(options.startValues ?? {}) };
+  supersteps: readonly Superstep[],
+  options: { graphId: string; base?: PlanBase | undefined },
+): {
+  checkpoints: PlannedCheckpoint[];
+  values: Values;
+} {
+  let values: Values = { ...(options.base?.values ?? {}) };
+  let pending = options.base?.pendingInput;
   const checkpoints: PlannedCheckpoint[] = [];
-  const issues: ValidationIssue[] = [];
-  let step = options.firstStep ?? -1;
+  let step = options.base?.step;
 
-  supersteps.forEach((superstep, s) => {
-    const writes: Record<string, unknown> = {};
-    for (const [u, update] of superstep.updates.entries()) {
-      setOwn(writes, update.as_node, update.values ?? null);
-      if (!update.values) continue;
-      const loc = ['supersteps', s, 'updates', u, 'values'];
-      const next = { ...values };
-      for (const [key, value] of Object.entries(update.values)) {
-        if (key !== 'messages') {
-          setOwn(next, key, value);
-          continue;
-        }
-        const merged = mergeMessages(values.messages, value, [...loc, 'messages'], options.checkMessage);
-        if ('issues' in merged) issues.push(...merged.issues);
-        else next.messages = merged.messages;
+  for (const superstep of supersteps) {
+    const writes: Values = {};
+    const isInput = superstep.updates.every((update) => update.as_node === INPUT);
+    let nextPending: Values | undefined;
+    for (const update of superstep.updates) {
+      const written = updateValues(update);
+      setOwn(writes, update.as_node, written ?? null);
+      if (update.as_node === INPUT) {
+        nextPending = applyValues(nextPending ?? {}, written);
+        continue;
       }
-      values = next;
+      const applied = update.as_node === START && written === undefined ? pending : written;
+      values = applyValues(values, applied);
     }
-    const source = superstep.updates.every((update) => update.as_node === '__input__') ? 'input' : 'update';
-    checkpoints.push({ values, metadata: { graph_id: options.graphId, source, step, writes, parents: {} } });
-    step += 1;
-  });
-  return issues.length > 0 ? { issues } : { checkpoints, values };
+    pending = nextPending;
+    step = step === undefined ? (isInput ? -1 : 0) : step + 1;
+    checkpoints.push({
+      values,
+      next: pending ? [START] : [],
+      tasks: pending ? [pendingStartTask()] : [],
+      metadata: { graph_id: options.graphId, source: isInput ? 'input' : 'update', step, writes, parents: {} },
+    });
+  }
+  return { checkpoints, values };
 }
 
-function mergeMessages(
-  current: unknown,
-  incoming: unknown,
-  loc: (string | number)[],
-  checkMessage: MessageCheck,
-): { messages: unknown[] } | { issues: ValidationIssue[] } {
-  const list = Array.isArray(incoming) ? incoming : [incoming];
-  const messages = Array.isArray(current) ? [...current] : [];
-  const issues: ValidationIssue[] = [];
-  const positions = new Map(messages.map((m, i) => [(m as { id?: unknown }).id, i]));
-  list.forEach((raw, i) => {
-    const at = Array.isArray(incoming) ? [...loc, i] : loc;
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      issues.push({ loc: ['body', ...at], msg: 'Input should be a message object', type: 'model_type' });
-      return;
+/** The input a checkpoint left pending: its `__input__` writes, if it is an input checkpoint. */
+export function pendingInputOf(metadata: Record<string, unknown>): Values | undefined {
+  if (metadata.source !== 'input') return undefined;
+  const writes = metadata.writes as Values | undefined;
+  const input = writes?.[INPUT];
+  return input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Values) : {};
+}
+
+/** What an update writes: its command's `update` when it has a command, else its `values`. */
+function updateValues(update: SuperstepUpdate): Values | undefined {
+  if (update.command) {
+    const written = update.command.update;
+    if (written === undefined) return undefined;
+    if (!Array.isArray(written)) return written;
+    const pairs: Values = {};
+    for (const [channel, value] of written as [string, unknown][]) {
+      // A channel given twice: LangGraph applies both writes in order; `messages` merges them.
+      pairs[channel] = channel === 'messages' && Object.hasOwn(pairs, channel) ? [...asList(pairs[channel]), ...asList(value)] : value;
     }
-    const message = { ...(raw as Record<string, unknown>) };
-    if (message.id === undefined || message.id === null || message.id === '') message.id = newId();
-    const problems = checkMessage(message, at);
-    if (problems) {
-      issues.push(...problems);
-      return;
+    return pairs;
+  }
+  return update.values ?? undefined;
+}
+
+function applyValues(values: Values, written: Values | undefined): Values {
+  if (!written) return values;
+  const next = { ...values };
+  for (const [key, value] of Object.entries(written)) {
+    if (key === 'messages') next.messages = mergeMessages(values.messages, value);
+    else setOwn(next, key, value);
+  }
+  return next;
+}
+
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+
+/**
+ * LangGraph's messages reducer: a message whose `id` is in the list replaces it in place; one
+ * without `id` gets one and is appended; `{type: "remove", id}` deletes that message (nothing,
+ * when the list does not have it), `__remove_all__` empties the list. Stored messages carry the
+ * fields LangGraph always writes (`additional_kwargs`, `response_metadata`, and on AI messages
+ * `tool_calls` and `invalid_tool_calls`), so a message reads back the same from either server.
+ */
+function mergeMessages(current: unknown, incoming: unknown): unknown[] {
+  let messages = Array.isArray(current) ? [...current] : [];
+  let positions: Map<unknown, number> | undefined;
+  const indexOf = (id: unknown) => {
+    positions ??= new Map(messages.map((m, i) => [(m as Values).id, i]));
+    return positions.get(id);
+  };
+  for (const raw of asList(incoming) as Values[]) {
+    if (raw.type === 'remove') {
+      messages = raw.id === '__remove_all__' ? [] : messages.filter((m) => (m as Values).id !== raw.id);
+      positions = undefined;
+      continue;
     }
-    const existing = positions.get(message.id);
-    if (existing !== undefined) messages[existing] = message;
-    else positions.set(message.id, messages.push(message) - 1);
-  });
-  return issues.length > 0 ? { issues } : { messages };
+    const message: Values = { ...raw };
+    if (message.id === undefined || message.id === '') message.id = newId();
+    message.additional_kwargs ??= {};
+    message.response_metadata ??= {};
+    if (message.type === 'ai') {
+      message.tool_calls ??= [];
+      message.invalid_tool_calls ??= [];
+    }
+    const at = indexOf(message.id);
+    if (at !== undefined) messages[at] = message;
+    else positions!.set(message.id, messages.push(message) - 1);
+  }
+  return messages;
+}
+
+function pendingStartTask(): ThreadTask {
+  return {
+    id: newId(),
+    name: START,
+    error: null,
+    interrupts: [],
+    checkpoint: null,
+    state: null,
+    path: ['__pregel_pull', START],
+    result: null,
+  };
 }

@@ -1,7 +1,7 @@
 // Threads and their checkpoints in SQLite. Every method runs synchronously on the one
 // connection; callers group writes with `transaction` so that a create or a copy is all or
 // nothing, and concurrent requests see each other's writes whole.
-import type { Thread, ThreadSearch, ThreadState } from '@agentplane/agent-server';
+import type { Thread, ThreadCount, ThreadSearch, ThreadState } from '@agentplane/agent-server';
 import { matchesFilter, valueHash } from '../shared/canonical-json.js';
 import type { Db } from '../store/database.js';
 import type { PlannedCheckpoint } from './supersteps.js';
@@ -28,6 +28,13 @@ type RawCheckpoint = Omit<CheckpointRow, 'metadata' | 'values' | 'next' | 'tasks
   tasks: string;
 };
 
+/** A checkpoint about to be written: its ID, time and content. */
+export interface StampedCheckpoint {
+  id: string;
+  created_at: string;
+  planned: PlannedCheckpoint;
+}
+
 const SORT_COLUMNS: Record<NonNullable<ThreadSearch['sort_by']>, string> = {
   thread_id: 't.thread_id',
   status: 't.status',
@@ -51,8 +58,16 @@ export class ThreadStore {
       getWithValues: db.prepare(`SELECT ${THREAD_COLUMNS_WITH_VALUES} FROM threads t WHERE t.thread_id = ?`),
       exists: db.prepare('SELECT 1 FROM threads WHERE thread_id = ?').pluck(),
       insertThread: db.prepare(
-        'INSERT INTO threads (thread_id, created_at, updated_at, status, metadata, "values", config) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO threads (thread_id, created_at, updated_at, status, metadata, "values", config, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
+      deleteThread: db.prepare('DELETE FROM threads WHERE thread_id = ?'),
+      updateThread: db.prepare('UPDATE threads SET metadata = ?, updated_at = ?, expires_at = coalesce(?, expires_at) WHERE thread_id = ?'),
+      deleteMetadataKeys: db.prepare("DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = 'metadata'"),
+      expired: db.prepare('SELECT thread_id FROM threads WHERE expires_at <= ?').pluck(),
+      earliestExpiry: db.prepare('SELECT min(expires_at) FROM threads WHERE expires_at IS NOT NULL').pluck(),
+      deleteOlderCheckpoints: db.prepare('DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ?'),
+      orphanCheckpoint: db.prepare('UPDATE checkpoints SET parent_checkpoint_id = NULL WHERE thread_id = ? AND checkpoint_id = ?'),
+      setCheckpointMetadata: db.prepare('UPDATE checkpoints SET metadata = ? WHERE thread_id = ? AND checkpoint_id = ?'),
       insertFilterKey: db.prepare('INSERT OR IGNORE INTO thread_filter_keys (scope, key, value_hash, thread_id) VALUES (?, ?, ?, ?)'),
       insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       copyThread: db.prepare(
@@ -76,6 +91,10 @@ export class ThreadStore {
     };
   }
 
+  /** Epoch ms of the earliest expiry stored; Infinity when no thread expires (refreshed on writes). */
+  private earliestExpiry = Number.POSITIVE_INFINITY;
+  private earliestExpiryKnown = false;
+
   transaction<T>(work: () => T): T {
     return this.db.transaction(work)();
   }
@@ -90,10 +109,7 @@ export class ThreadStore {
   }
 
   /** Inserts a thread and the checkpoints of its supersteps (call inside a transaction). */
-  insert(
-    thread: ThreadRow & { values: Record<string, unknown> },
-    checkpoints: { id: string; created_at: string; planned: PlannedCheckpoint }[],
-  ): void {
+  insert(thread: ThreadRow & { values: Record<string, unknown> }, checkpoints: StampedCheckpoint[], expiresAt: number | null = null): void {
     const s = this.statements;
     s.insertThread.run(
       thread.thread_id,
@@ -103,7 +119,9 @@ export class ThreadStore {
       JSON.stringify(thread.metadata),
       JSON.stringify(thread.values),
       JSON.stringify(thread.config),
+      expiresAt,
     );
+    if (expiresAt !== null) this.noteExpiry(expiresAt);
     this.indexKeys(thread.thread_id, 'metadata', thread.metadata);
     this.indexKeys(thread.thread_id, 'values', thread.values);
     this.insertCheckpoints(thread.thread_id, null, checkpoints);
@@ -113,7 +131,7 @@ export class ThreadStore {
    * Appends checkpoints to an existing thread and makes the last one's values current. Creation
    * uses `insert`; this serves seeding (benchmarks, fixtures) beyond one request's 1000 supersteps.
    */
-  append(threadId: string, checkpoints: { id: string; created_at: string; planned: PlannedCheckpoint }[], updatedAt: string): void {
+  append(threadId: string, checkpoints: StampedCheckpoint[], updatedAt: string): void {
     const parent = (this.statements.lastCheckpointId.get(threadId) as string | undefined) ?? null;
     this.insertCheckpoints(threadId, parent, checkpoints);
     const last = checkpoints.at(-1);
@@ -123,11 +141,7 @@ export class ThreadStore {
     this.indexKeys(threadId, 'values', last.planned.values);
   }
 
-  private insertCheckpoints(
-    threadId: string,
-    parentId: string | null,
-    checkpoints: { id: string; created_at: string; planned: PlannedCheckpoint }[],
-  ): void {
+  private insertCheckpoints(threadId: string, parentId: string | null, checkpoints: StampedCheckpoint[]): void {
     let parent = parentId;
     for (const checkpoint of checkpoints) {
       this.statements.insertCheckpoint.run(
@@ -137,8 +151,8 @@ export class ThreadStore {
         checkpoint.created_at,
         JSON.stringify(checkpoint.planned.metadata),
         JSON.stringify(checkpoint.planned.values),
-        '[]',
-        '[]',
+        JSON.stringify(checkpoint.planned.next),
+        JSON.stringify(checkpoint.planned.tasks),
       );
       parent = checkpoint.id;
     }
@@ -157,40 +171,109 @@ export class ThreadStore {
     return true;
   }
 
-  search(query: Required<Pick<ThreadSearch, 'limit' | 'offset' | 'sort_by' | 'sort_order'>> & ThreadSearch): {
+  search(
+    query: Required<Pick<ThreadSearch, 'limit' | 'offset' | 'sort_by' | 'sort_order'>> & ThreadSearch,
+    options: { withValues?: boolean } = {},
+  ): {
     threads: ThreadRow[];
     total: number;
   } {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.status) {
-      where.push('t.status = ?');
-      params.push(query.status);
-    }
-    if (query.ids) {
-      where.push('t.thread_id IN (SELECT value FROM json_each(?))');
-      params.push(JSON.stringify(query.ids));
-    }
-    for (const scope of ['metadata', 'values'] as const) {
-      for (const [key, value] of Object.entries(query[scope] ?? {})) {
-        where.push(`t.thread_id IN (SELECT thread_id FROM thread_filter_keys WHERE scope = '${scope}' AND key = ? AND value_hash = ?)`);
-        params.push(key, valueHash(value));
-      }
-    }
+    const { filter, params } = filterClause(query);
     const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
-    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const sql = `${filter} ORDER BY ${SORT_COLUMNS[query.sort_by]} ${direction}, t.rowid ${direction}`;
-    let statements = this.searchStatements.get(sql);
+    const columns = options.withValues ? THREAD_COLUMNS_WITH_VALUES : THREAD_COLUMNS;
+    const key = `${columns}|${sql}`;
+    let statements = this.searchStatements.get(key);
     if (!statements) {
       statements = {
-        page: this.db.prepare(`SELECT ${THREAD_COLUMNS} FROM threads t ${sql} LIMIT ? OFFSET ?`),
-        count: this.db.prepare(`SELECT count(*) FROM threads t ${filter}`).pluck(),
+        page: this.db.prepare(`SELECT ${columns} FROM threads t ${sql} LIMIT ? OFFSET ?`),
+        count: this.countStatement(filter),
       };
-      if (this.searchStatements.size < 256) this.searchStatements.set(sql, statements);
+      if (this.searchStatements.size < 256) this.searchStatements.set(key, statements);
     }
     const threads = (statements.page.all(...params, query.limit, query.offset) as RawThread[]).map(parseThread);
     const total = statements.count.get(...params) as number;
     return { threads, total };
+  }
+
+  /** The number of threads a search with these filters would match. */
+  count(query: ThreadCount): number {
+    const { filter, params } = filterClause(query);
+    return this.countStatement(filter).get(...params) as number;
+  }
+
+  private readonly countStatements = new Map<string, import('better-sqlite3').Statement>();
+  private countStatement(filter: string): import('better-sqlite3').Statement {
+    let statement = this.countStatements.get(filter);
+    if (!statement) {
+      statement = this.db.prepare(`SELECT count(*) FROM threads t ${filter}`).pluck();
+      if (this.countStatements.size < 256) this.countStatements.set(filter, statement);
+    }
+    return statement;
+  }
+
+  /** Deletes a thread; its checkpoints and filter keys go with it (ON DELETE CASCADE). */
+  delete(threadId: string): boolean {
+    return this.statements.deleteThread.run(threadId).changes > 0;
+  }
+
+  /** Keeps only the latest checkpoint of a thread, which loses its parent; false when the thread is unknown. */
+  keepLatestCheckpoint(threadId: string): boolean {
+    if (!this.exists(threadId)) return false;
+    const latest = this.statements.lastCheckpointId.get(threadId) as string | undefined;
+    if (latest) {
+      this.statements.deleteOlderCheckpoints.run(threadId, latest);
+      this.statements.orphanCheckpoint.run(threadId, latest);
+    }
+    return true;
+  }
+
+  /** Replaces a thread's metadata (reindexed) and, when given, its expiry; `updated_at` becomes `now`. */
+  update(threadId: string, metadata: Record<string, unknown>, now: string, expiresAt: number | null): void {
+    this.statements.updateThread.run(JSON.stringify(metadata), now, expiresAt, threadId);
+    this.statements.deleteMetadataKeys.run(threadId);
+    this.indexKeys(threadId, 'metadata', metadata);
+    if (expiresAt !== null) this.noteExpiry(expiresAt);
+  }
+
+  /** Adds one checkpoint under `parentId` and makes its values the thread's (call inside a transaction). */
+  addCheckpoint(threadId: string, parentId: string | null, checkpoint: StampedCheckpoint, now: string): void {
+    this.insertCheckpoints(threadId, parentId, [checkpoint]);
+    this.statements.touchThread.run(JSON.stringify(checkpoint.planned.values), now, threadId);
+    this.statements.deleteValueKeys.run(threadId);
+    this.indexKeys(threadId, 'values', checkpoint.planned.values);
+  }
+
+  /** Replaces the stored metadata of one checkpoint (without thread_id and checkpoint_id). */
+  setCheckpointMetadata(threadId: string, checkpointId: string, metadata: Record<string, unknown>): void {
+    this.statements.setCheckpointMetadata.run(JSON.stringify(metadata), threadId, checkpointId);
+  }
+
+  /**
+   * Deletes every thread whose time to live ran out by `nowMs`, with its checkpoints. Every
+   * request calls it first, so no answer ever shows an expired thread; the earliest expiry is
+   * kept in memory, so a store where nothing is due costs one comparison.
+   */
+  purgeExpired(nowMs: number): number {
+    if (!this.earliestExpiryKnown) this.refreshEarliestExpiry();
+    if (nowMs < this.earliestExpiry) return 0;
+    const expired = this.transaction(() => {
+      const ids = this.statements.expired.all(nowMs) as string[];
+      for (const id of ids) this.statements.deleteThread.run(id);
+      return ids.length;
+    });
+    this.refreshEarliestExpiry();
+    return expired;
+  }
+
+  private refreshEarliestExpiry(): void {
+    const earliest = this.statements.earliestExpiry.get() as number | null;
+    this.earliestExpiry = earliest ?? Number.POSITIVE_INFINITY;
+    this.earliestExpiryKnown = true;
+  }
+
+  private noteExpiry(expiresAt: number): void {
+    if (expiresAt < this.earliestExpiry) this.earliestExpiry = expiresAt;
   }
 
   latestCheckpoint(threadId: string): CheckpointRow | undefined {
@@ -221,6 +304,27 @@ export class ThreadStore {
     }
     return found;
   }
+}
+
+/** The WHERE clause of the filters search and count share. */
+function filterClause(query: ThreadCount & Pick<ThreadSearch, 'ids'>): { filter: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.status) {
+    where.push('t.status = ?');
+    params.push(query.status);
+  }
+  if (query.ids) {
+    where.push('t.thread_id IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(query.ids));
+  }
+  for (const scope of ['metadata', 'values'] as const) {
+    for (const [key, value] of Object.entries(query[scope] ?? {})) {
+      where.push(`t.thread_id IN (SELECT thread_id FROM thread_filter_keys WHERE scope = '${scope}' AND key = ? AND value_hash = ?)`);
+      params.push(key, valueHash(value));
+    }
+  }
+  return { filter: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 
 /** A checkpoint's metadata as the API shows it: with its thread and checkpoint IDs. */

@@ -43,6 +43,11 @@ export interface HandlerRequest<ServerOperation, ClientOperation, Method, Princi
   query: ParamsOf<ServerOperation, 'query'>;
   /** The parsed JSON body (defaults applied, except on PATCH); undefined when none was sent. */
   body: Method extends 'PATCH' ? BodyOf<ClientOperation> : BodyOf<ServerOperation>;
+  /**
+   * The request headers by lower-case name, for the preferences a handler honours (such as
+   * `Prefer: return=minimal`); credentials and the body's media type are checked before.
+   */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
   principal: Principal;
 }
 
@@ -65,7 +70,14 @@ export type HandlerMap<Table extends ApiTable, ServerOperations, ClientOperation
 /** A handler map with its types erased, as the HTTP layer calls it. */
 export type AnyHandlers<Principal> = Record<
   string,
-  (request: { operationId: string; path: object; query: object; body: unknown; principal: Principal }) => RawAnswer
+  (request: {
+    operationId: string;
+    path: object;
+    query: object;
+    body: unknown;
+    headers: Readonly<Record<string, string | string[] | undefined>>;
+    principal: Principal;
+  }) => RawAnswer
 >;
 
 /** An answer as the HTTP layer sends it. */

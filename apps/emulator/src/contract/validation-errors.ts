@@ -44,7 +44,10 @@ export interface UnionSupport {
  * out (the input is none of the forms), one error names the accepted forms instead.
  */
 function resolveUnions(errors: ErrorObject[], location: Location, unions: UnionSupport): Resolved[] {
-  const union = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf').sort((a, b) => pathDepth(a) - pathDepth(b))[0];
+  // The outermost union: the shallowest, and of unions at one depth (a union whose branch is a
+  // union) the one Ajv reports last, since it reports a union after its branches' errors.
+  const found = errors.map((e, i) => ({ e, i })).filter(({ e }) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
+  const union = found.sort((a, b) => pathDepth(a.e) - pathDepth(b.e) || b.i - a.i)[0]?.e;
   if (!union) return errors;
   const at = union.instancePath;
   const outside = errors.filter((e) => e !== union && e.instancePath !== at && !e.instancePath.startsWith(`${at}/`));

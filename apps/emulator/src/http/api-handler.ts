@@ -59,6 +59,8 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
   }
   const { bodyBytes, jsonDepth } = contract.limits;
   const readers = credentialReaders(contract);
+  // Concrete paths before templated ones, as OpenAPI matches them: /threads/count is never a thread ID.
+  const routes = [...contract.operations].sort((a, b) => a.paramNames.length - b.paramNames.length);
 
   const checked = (operation: ContractOperation, answer: RawAnswer): RawAnswer => {
     if (!options.validateResponses) return answer;
@@ -76,7 +78,7 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
       // Split by hand: `new URL` reads a path starting with `//` as a host name and throws.
       const queryAt = exchange.target.indexOf('?');
       const pathname = queryAt < 0 ? exchange.target : exchange.target.slice(0, queryAt);
-      const route = matchRoute(contract.operations, exchange.method, pathname);
+      const route = matchRoute(routes, exchange.method, pathname);
       if (route.kind === 'not-found') throw new HttpError(404, 'Not Found');
       if (route.kind === 'method-not-allowed') throw new HttpError(405, 'Method Not Allowed', { allow: route.allowed.join(', ') });
       operation = route.operation;
@@ -123,7 +125,10 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
       if (issues.length > 0) throw validationError(issues);
 
       const handler = handlers[operation.operationId]!;
-      return checked(operation, handler({ operationId: operation.operationId, path, query, body, principal: auth.principal }));
+      return checked(
+        operation,
+        handler({ operationId: operation.operationId, path, query, body, headers: exchange.headers, principal: auth.principal }),
+      );
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       const reply: RawAnswer = { status: error.status, body: { detail: error.detail }, headers: error.headers };
@@ -166,11 +171,19 @@ function readTexts(values: Record<string, unknown>, operation: ContractOperation
   for (const name in values) values[name] = readParameterText(values[name] as string, operation.textTypes[name]!);
 }
 
+/**
+ * The operation for a method and path. `operations` come most concrete first: the first path that
+ * matches is the route, and its other methods make a 405, however many templated paths would
+ * match too.
+ */
 function matchRoute(operations: ContractOperation[], method: string, pathname: string): RouteMatch {
   const allowed: string[] = [];
+  let route: string | undefined;
   for (const operation of operations) {
+    if (route !== undefined && operation.pathTemplate !== route) continue;
     const match = operation.matcher.exec(pathname);
     if (!match) continue;
+    route = operation.pathTemplate;
     if (operation.method !== method) {
       allowed.push(operation.method);
       continue;

@@ -107,4 +107,10 @@ export const MIGRATIONS: readonly string[] = [
     FROM json_each(deployments.secrets) AS secret
   );
   `,
+  // 3: a thread's time to live (ThreadTtl). expires_at is epoch milliseconds, null for a thread
+  // that never expires; the partial index finds the expired ones without scanning the others.
+  `
+  ALTER TABLE threads ADD COLUMN expires_at INTEGER;
+  CREATE INDEX threads_by_expiry ON threads (expires_at) WHERE expires_at IS NOT NULL;
+  `,
 ];

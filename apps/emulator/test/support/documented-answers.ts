@@ -45,8 +45,12 @@ export function routeOf(api: ApiName, method: string, target: string): Routing {
   const queryAt = target.indexOf('?');
   const path = queryAt < 0 ? target : target.slice(0, queryAt);
   const allowed: string[] = [];
+  let matched: string | undefined;
   for (const route of routes[api]) {
+    // Once a path matches, it is the route: its other methods are a 405 (OpenAPI matches concrete paths first).
+    if (matched !== undefined && route.operation.path !== matched) continue;
     if (!route.matcher.test(path)) continue;
+    matched = route.operation.path;
     if (route.operation.method.toUpperCase() === method) return { kind: 'operation', operation: route.operation };
     allowed.push(route.operation.method.toUpperCase());
   }

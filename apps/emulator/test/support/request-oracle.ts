@@ -36,8 +36,10 @@ interface DeploymentRecord {
 const canonical = (id: string) => id.replace(/^urn:uuid:/i, '').toLowerCase();
 
 export class RecordModel {
-  /** Thread ID → its checkpoint IDs. */
+  /** Thread ID → the IDs of its checkpoints that answers have shown. */
   readonly threads = new Map<string, Set<string>>();
+  /** Threads known to have a checkpoint (created with supersteps, or updated), their IDs shown or not. */
+  readonly threadsWithState = new Set<string>();
   readonly deployments = new Map<string, DeploymentRecord>();
   readonly providers = new Set<string>();
   readonly pools = new Set<string>();
@@ -49,21 +51,32 @@ export class RecordModel {
     const deployment = path.deployment_id === undefined ? undefined : this.deployments.get(canonical(path.deployment_id));
     switch (operation.operationId) {
       case 'createThread': {
-        const refusals = messageRefusals(body ?? {});
-        if (refusals.length) return { status: 422, refusals };
         const taken = body?.thread_id !== undefined && this.threads.has(canonical(body.thread_id));
         return { status: taken && body.if_exists !== 'do_nothing' ? 409 : 200 };
       }
       case 'searchThreads':
+      case 'countThreads':
+      case 'pruneThreads':
       case 'listDeployments':
         return { status: 200 };
       case 'getThread':
       case 'getThreadState':
       case 'copyThread':
       case 'getThreadHistory':
+      case 'updateThread':
         return { status: thread ? 200 : 404 };
+      case 'deleteThread':
+        return { status: thread ? 204 : 404 };
       case 'getThreadStateAtCheckpoint':
         return { status: thread?.has(canonical(path.checkpoint_id!)) ? 200 : 404 };
+      case 'getThreadStateAtCheckpointObject':
+        return { status: thread?.has(canonical(body.checkpoint.checkpoint_id)) ? 200 : 404 };
+      case 'updateThreadState': {
+        const target = body.checkpoint?.checkpoint_id ?? body.checkpoint_id;
+        return { status: thread && (target === undefined || thread.has(canonical(target))) ? 200 : 404 };
+      }
+      case 'patchThreadState':
+        return { status: thread && this.hasState(canonical(path.thread_id!)) ? 204 : 404 };
       case 'createDeployment': {
         const refusals = [...secretRefusals(body.secrets), ...this.scaleRefusals(body.source_config, null)];
         if (refusals.length) return { status: 422, refusals };
@@ -97,10 +110,31 @@ export class RecordModel {
     if (status >= 300) return;
     switch (operation.operationId) {
       case 'createThread':
-        if (!this.threads.has(answer.thread_id)) this.threads.set(answer.thread_id, new Set());
+        if (!this.threads.has(answer.thread_id)) {
+          this.threads.set(answer.thread_id, new Set());
+          if ((request.body?.supersteps ?? []).length > 0) this.threadsWithState.add(answer.thread_id);
+        }
         break;
       case 'copyThread':
         this.threads.set(answer.thread_id, new Set(this.threads.get(canonical(path.thread_id!))));
+        if (this.hasState(canonical(path.thread_id!))) this.threadsWithState.add(answer.thread_id);
+        break;
+      case 'deleteThread':
+        this.forget(canonical(path.thread_id!));
+        break;
+      case 'pruneThreads':
+        for (const id of new Set<string>(request.body.thread_ids.map(canonical))) {
+          const checkpoints = this.threads.get(id);
+          if (!checkpoints) continue;
+          if (request.body.strategy !== 'keep_latest') this.forget(id);
+          // The newest checkpoint an answer showed is the thread's latest: only updates show one, and
+          // every update is newer than the supersteps of the create.
+          else this.threads.set(id, new Set([...checkpoints].sort().slice(-1)));
+        }
+        break;
+      case 'updateThreadState':
+        this.threads.get(canonical(path.thread_id!))?.add(answer.checkpoint.checkpoint_id);
+        this.threadsWithState.add(canonical(path.thread_id!));
         break;
       case 'createDeployment':
         this.deployments.set(answer.id, { deployment: answer, revisions: new Set([answer.latest_revision_id]) });
@@ -115,6 +149,15 @@ export class RecordModel {
         this.deployments.delete(canonical(path.deployment_id!));
         break;
     }
+  }
+
+  private hasState(threadId: string): boolean {
+    return (this.threads.get(threadId)?.size ?? 0) > 0 || this.threadsWithState.has(threadId);
+  }
+
+  private forget(threadId: string): void {
+    this.threads.delete(threadId);
+    this.threadsWithState.delete(threadId);
   }
 
   /** `resource_spec.min_scale` above `max_scale`, the left-out fields taken from `current` or the type's defaults. */
@@ -162,28 +205,6 @@ function secretRefusals(secrets: { name: string }[] | undefined): StatedRefusal[
   (secrets ?? []).forEach((secret, i) => {
     if (seen.has(secret.name)) refusals.push({ example: 'RepeatedSecret', loc: ['body', 'secrets', i, 'name'] });
     seen.add(secret.name);
-  });
-  return refusals;
-}
-
-/** SuperstepUpdate's rule: `values.messages` is a message or a list of them, valid as `Message` once given an ID. */
-function messageRefusals(body: any): StatedRefusal[] {
-  const { validate } = SPECS['agent-server'];
-  const refusals: StatedRefusal[] = [];
-  (body.supersteps ?? []).forEach((superstep: any, s: number) => {
-    superstep.updates.forEach((update: any, u: number) => {
-      if (!update.values || !Object.hasOwn(update.values, 'messages')) return;
-      const messages = update.values.messages;
-      const at = ['body', 'supersteps', s, 'updates', u, 'values', 'messages'];
-      (Array.isArray(messages) ? messages : [messages]).forEach((message: any, i: number) => {
-        const loc = Array.isArray(messages) ? [...at, i] : at;
-        const withId =
-          message !== null && typeof message === 'object' && !Array.isArray(message)
-            ? { ...message, id: message.id === undefined || message.id === null || message.id === '' ? 'assigned' : message.id }
-            : message;
-        if (validate('#/components/schemas/Message', withId).errors) refusals.push({ example: 'InvalidMessage', loc, prefixOnly: true });
-      });
-    });
   });
   return refusals;
 }
