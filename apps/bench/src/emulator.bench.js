@@ -218,6 +218,11 @@ function searchBy(metadata, name) {
   return { name, method: 'POST', path: () => '/threads/search', body: () => JSON.stringify({ metadata: metadata(), limit: 10 }) };
 }
 
+/** @param {() => Record<string, unknown>} metadata @param {string} name @returns {Endpoint} */
+function countBy(metadata, name) {
+  return { name, method: 'POST', path: () => '/threads/count', body: () => JSON.stringify({ metadata: metadata() }) };
+}
+
 /** @param {string} threadId @param {string} name @returns {Endpoint} */
 function historyOf(threadId, name) {
   return { name, method: 'POST', path: () => `/threads/${threadId}/history`, body: () => '{"limit":10}' };
@@ -464,6 +469,14 @@ export async function run() {
       ],
       single,
     );
+    const countRandom = rng(4);
+    const [countNarrow, countAll] = await compare(
+      [
+        { server: emulator, endpoint: countBy(() => ({ tenant: `tenant-${pick(countRandom, TENANTS)}` }), 'count, tenant filter') },
+        { server: emulator, endpoint: countBy(() => ({}), 'count, every thread') },
+      ],
+      single,
+    );
     const [historySmall, historyLarge] = await compare(
       [
         { server: emulator, endpoint: historyOf(seed.small, 'history, 10 checkpoints') },
@@ -547,6 +560,8 @@ export async function run() {
       ['Prism history', historyPrism],
       ['search, 1 connection', searchNarrow],
       ['broad search, 1 connection', searchBroad],
+      ['count, 1 connection', countNarrow],
+      ['count all, 1 connection', countAll],
       ['history 10, 1 connection', historySmall],
       ['history 10,000, 1 connection', historyLarge],
     ]);
@@ -575,6 +590,8 @@ export async function run() {
     const oneConnection = [
       [`search, tenant filter (≈1/${TENANTS} match)`, searchNarrow],
       [`search, graph_id filter (≈1/3 match)`, searchBroad],
+      [`count, tenant filter (≈1/${TENANTS} match)`, countNarrow],
+      ['count, no filter (every thread)', countAll],
       ['history limit 10, 10 checkpoints', historySmall],
       ['history limit 10, 10,000 checkpoints', historyLarge],
     ];
@@ -602,6 +619,11 @@ export async function run() {
         `search, metadata filter, ${fmtCount(total)} threads: p50 ≤ 100 ms`,
         searchNarrow.p50 <= 100,
         `${fmtMs(searchNarrow.p50)} ms (one connection; ${fmtMs(searchOurs.p50)} ms under ${CONNECTIONS})`,
+      ],
+      [
+        `count, ${fmtCount(total)} threads: p50 ≤ 5 ms`,
+        countNarrow.p50 <= 5 && countAll.p50 <= 5,
+        `${fmtMs(countNarrow.p50)} ms with a tenant filter, ${fmtMs(countAll.p50)} ms with none (one connection)`,
       ],
       [
         `RSS with ${fmtCount(total)} threads ≤ 200 MB`,

@@ -39,7 +39,7 @@ function sdkClient(apiUrl: string, options: { apiKey?: string | null } = {}): Cl
 }
 
 const lastWire = (): WireRecord => wire.at(-1)!;
-const thread_marker = crypto.randomUUID();
+const doomedMarker = crypto.randomUUID();
 
 /** The SDK's HTTPError: `status` and the raw answer `text`. */
 async function sdkError(promise: Promise<unknown>): Promise<{ status: number; detail: unknown }> {
@@ -408,7 +408,7 @@ describe('the rest of ThreadsClient: update, delete, prune, count, updateState, 
   });
 
   it('delete removes the thread everywhere; a second delete is a 404', async () => {
-    const thread = await client.threads.create({ metadata: { doomed: thread_marker }, supersteps: CONVERSATION });
+    const thread = await client.threads.create({ metadata: { doomed: doomedMarker }, supersteps: CONVERSATION });
     await client.threads.delete(thread.thread_id);
     expect(lastWire()).toMatchObject({ method: 'DELETE', status: 204 });
     for (const call of [
@@ -420,8 +420,8 @@ describe('the rest of ThreadsClient: update, delete, prune, count, updateState, 
     ]) {
       expect((await sdkError(call())).status).toBe(404);
     }
-    expect(await client.threads.search({ metadata: { doomed: thread_marker } })).toEqual([]);
-    expect(await client.threads.count({ metadata: { doomed: thread_marker } })).toBe(0);
+    expect(await client.threads.search({ metadata: { doomed: doomedMarker } })).toEqual([]);
+    expect(await client.threads.count({ metadata: { doomed: doomedMarker } })).toBe(0);
   });
 
   it('count counts what search finds, by metadata, values and status', async () => {
