@@ -308,7 +308,16 @@ async function seedThroughStore(dbFile, bulk) {
         const stamped = stampCheckpoints(plan.checkpoints, now);
         if (from === 0)
           store.insert(
-            { thread_id: threadId, created_at: now, updated_at: now, status: 'idle', metadata, values: plan.values, config: {} },
+            {
+              thread_id: threadId,
+              created_at: now,
+              updated_at: now,
+              state_updated_at: now,
+              status: 'idle',
+              metadata,
+              values: plan.values,
+              config: {},
+            },
             stamped,
           );
         else store.append(threadId, stamped, now);
@@ -331,7 +340,16 @@ async function seedThroughStore(dbFile, bulk) {
       const threadId = randomUUID();
       const now = new Date(clock++).toISOString();
       store.insert(
-        { thread_id: threadId, created_at: now, updated_at: now, status: 'idle', metadata: threadMetadata(), values: {}, config: {} },
+        {
+          thread_id: threadId,
+          created_at: now,
+          updated_at: now,
+          state_updated_at: now,
+          status: 'idle',
+          metadata: threadMetadata(),
+          values: {},
+          config: {},
+        },
         [],
       );
       bulkIds.push(threadId);

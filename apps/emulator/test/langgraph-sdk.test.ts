@@ -388,6 +388,19 @@ describe('errors through the SDK', () => {
 });
 
 describe('the rest of ThreadsClient: update, delete, prune, count, updateState, patchState, getState(checkpoint object)', () => {
+  it('search sorts by state_updated_at: when the state last changed, not the thread', async () => {
+    const suite = crypto.randomUUID();
+    const first = await client.threads.create({ metadata: { suite } });
+    const second = await client.threads.create({ metadata: { suite } });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await client.threads.updateState(first.thread_id, { values: { touched: true }, asNode: 'agent' });
+    const sorted = await client.threads.search({ metadata: { suite }, sortBy: 'state_updated_at', sortOrder: 'desc' });
+    expect(sorted.map((t) => t.thread_id)).toEqual([first.thread_id, second.thread_id]);
+    expect(sorted[0]!.state_updated_at! > sorted[1]!.state_updated_at!).toBe(true);
+    const byCreation = await client.threads.search({ metadata: { suite }, sortBy: 'created_at', sortOrder: 'desc' });
+    expect(byCreation.map((t) => t.thread_id)).toEqual([second.thread_id, first.thread_id]);
+  });
+
   it('update merges metadata and answers the thread; returnMinimal sends Prefer: return=minimal and gets nothing', async () => {
     const thread = await client.threads.create({ metadata: { owner: 'ana', tier: 1 } });
     const updated = await client.threads.update(thread.thread_id, { metadata: { tier: 2, vip: true } });
@@ -611,8 +624,11 @@ describe('the rest of ThreadsClient: update, delete, prune, count, updateState, 
     const thread = await client.threads.create({ metadata: { suite }, supersteps: CONVERSATION });
     const [picked] = await client.threads.search({ metadata: { suite }, select: ['thread_id', 'values'] });
     // The Thread's required fields are always answered; select adds values and leaves out config.
-    expect(picked).toEqual({ ...(await client.threads.get(thread.thread_id)), config: undefined, values: thread.values });
-    expect(picked).not.toHaveProperty('config');
+    const { config: _config, state_updated_at: _stateUpdatedAt, ...identity } = await client.threads.get(thread.thread_id);
+    expect(picked).toEqual({ ...identity, values: thread.values });
+    // context and interrupts, which the SDK may select, are fields these threads do not have.
+    const [sparse] = await client.threads.search({ metadata: { suite }, select: ['state_updated_at', 'context', 'interrupts'] });
+    expect(sparse).toEqual({ ...identity, state_updated_at: expect.any(String) });
     const [extracted] = await client.threads.search({
       metadata: { suite },
       extract: { last: 'values.messages[-1].content', first_id: 'values.messages[0].id', nothing: 'values.nope.deeper' },

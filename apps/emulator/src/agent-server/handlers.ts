@@ -77,6 +77,7 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
           thread_id: threadId,
           created_at: created,
           updated_at: created,
+          state_updated_at: created,
           status: 'idle' as const,
           metadata,
           values: plan.values,
@@ -274,6 +275,7 @@ function toThread(row: ThreadRow): Thread {
     thread_id: row.thread_id,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    state_updated_at: row.state_updated_at,
     metadata: row.metadata,
     status: row.status,
   };

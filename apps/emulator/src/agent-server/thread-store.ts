@@ -9,6 +9,7 @@ import type { PlannedCheckpoint } from './supersteps.js';
 /** A stored thread: the API's Thread, whose `values` are read only for the answers that show them. */
 export type ThreadRow = Pick<Thread, 'thread_id' | 'created_at' | 'updated_at' | 'status' | 'metadata' | 'values'> & {
   config: NonNullable<Thread['config']>;
+  state_updated_at: string;
 };
 
 /** A stored checkpoint; its metadata is kept without `thread_id` and `checkpoint_id` (added when read). */
@@ -40,8 +41,9 @@ const SORT_COLUMNS: Record<NonNullable<ThreadSearch['sort_by']>, string> = {
   status: 't.status',
   created_at: 't.created_at',
   updated_at: 't.updated_at',
+  state_updated_at: 't.state_updated_at',
 };
-const THREAD_COLUMNS = 't.thread_id, t.created_at, t.updated_at, t.status, t.metadata, t.config';
+const THREAD_COLUMNS = 't.thread_id, t.created_at, t.updated_at, t.state_updated_at, t.status, t.metadata, t.config';
 const THREAD_COLUMNS_WITH_VALUES = `${THREAD_COLUMNS}, t."values"`;
 const CHECKPOINT_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks';
 
@@ -58,7 +60,7 @@ export class ThreadStore {
       getWithValues: db.prepare(`SELECT ${THREAD_COLUMNS_WITH_VALUES} FROM threads t WHERE t.thread_id = ?`),
       exists: db.prepare('SELECT 1 FROM threads WHERE thread_id = ?').pluck(),
       insertThread: db.prepare(
-        'INSERT INTO threads (thread_id, created_at, updated_at, status, metadata, "values", config, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, "values", config, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       deleteThread: db.prepare('DELETE FROM threads WHERE thread_id = ?'),
       updateThread: db.prepare('UPDATE threads SET metadata = ?, updated_at = ?, expires_at = coalesce(?, expires_at) WHERE thread_id = ?'),
@@ -71,7 +73,7 @@ export class ThreadStore {
       insertFilterKey: db.prepare('INSERT OR IGNORE INTO thread_filter_keys (scope, key, value_hash, thread_id) VALUES (?, ?, ?, ?)'),
       insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       copyThread: db.prepare(
-        'INSERT INTO threads (thread_id, created_at, updated_at, status, metadata, "values", config) SELECT ?, ?, ?, ?, metadata, "values", config FROM threads WHERE thread_id = ?',
+        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, "values", config) SELECT ?, ?, ?, state_updated_at, ?, metadata, "values", config FROM threads WHERE thread_id = ?',
       ),
       copyFilterKeys: db.prepare(
         'INSERT INTO thread_filter_keys (scope, key, value_hash, thread_id) SELECT scope, key, value_hash, ? FROM thread_filter_keys WHERE thread_id = ?',
@@ -86,7 +88,7 @@ export class ThreadStore {
       historyBefore: db.prepare(
         `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ? ORDER BY checkpoint_id DESC`,
       ),
-      touchThread: db.prepare('UPDATE threads SET "values" = ?, updated_at = ? WHERE thread_id = ?'),
+      touchThread: db.prepare('UPDATE threads SET "values" = ?, updated_at = ?, state_updated_at = ? WHERE thread_id = ?'),
       deleteValueKeys: db.prepare("DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = 'values'"),
     };
   }
@@ -115,6 +117,7 @@ export class ThreadStore {
       thread.thread_id,
       thread.created_at,
       thread.updated_at,
+      thread.state_updated_at,
       thread.status,
       JSON.stringify(thread.metadata),
       JSON.stringify(thread.values),
@@ -136,7 +139,7 @@ export class ThreadStore {
     this.insertCheckpoints(threadId, parent, checkpoints);
     const last = checkpoints.at(-1);
     if (!last) return;
-    this.statements.touchThread.run(JSON.stringify(last.planned.values), updatedAt, threadId);
+    this.statements.touchThread.run(JSON.stringify(last.planned.values), updatedAt, last.created_at, threadId);
     this.statements.deleteValueKeys.run(threadId);
     this.indexKeys(threadId, 'values', last.planned.values);
   }
@@ -239,7 +242,7 @@ export class ThreadStore {
   /** Adds one checkpoint under `parentId` and makes its values the thread's (call inside a transaction). */
   addCheckpoint(threadId: string, parentId: string | null, checkpoint: StampedCheckpoint, now: string): void {
     this.insertCheckpoints(threadId, parentId, [checkpoint]);
-    this.statements.touchThread.run(JSON.stringify(checkpoint.planned.values), now, threadId);
+    this.statements.touchThread.run(JSON.stringify(checkpoint.planned.values), now, checkpoint.created_at, threadId);
     this.statements.deleteValueKeys.run(threadId);
     this.indexKeys(threadId, 'values', checkpoint.planned.values);
   }

@@ -113,4 +113,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE threads ADD COLUMN expires_at INTEGER;
   CREATE INDEX threads_by_expiry ON threads (expires_at) WHERE expires_at IS NOT NULL;
   `,
+  // 4: when each thread's state last changed (Thread.state_updated_at, a sort key of search):
+  // its latest checkpoint's time, or its creation when it has none.
+  `
+  ALTER TABLE threads ADD COLUMN state_updated_at TEXT;
+  UPDATE threads SET state_updated_at = coalesce(
+    (SELECT max(c.created_at) FROM checkpoints c WHERE c.thread_id = threads.thread_id),
+    created_at
+  );
+  CREATE INDEX threads_by_state_updated_at ON threads (state_updated_at);
+  `,
 ];
