@@ -49,10 +49,9 @@ const CHECKPOINT_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, crea
 
 export class ThreadStore {
   private readonly statements;
-  private readonly searchStatements = new Map<
-    string,
-    { page: import('better-sqlite3').Statement; count: import('better-sqlite3').Statement }
-  >();
+  /** Prepared statements by their SQL: a search's page (by columns, filter and order), a count (by filter). */
+  private readonly pageStatements = new Map<string, import('better-sqlite3').Statement>();
+  private readonly countStatements = new Map<string, import('better-sqlite3').Statement>();
 
   constructor(private readonly db: Db) {
     this.statements = {
@@ -185,18 +184,9 @@ export class ThreadStore {
     const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
     const sql = `${filter} ORDER BY ${SORT_COLUMNS[query.sort_by]} ${direction}, t.rowid ${direction}`;
     const columns = options.withValues ? THREAD_COLUMNS_WITH_VALUES : THREAD_COLUMNS;
-    const key = `${columns}|${sql}`;
-    let statements = this.searchStatements.get(key);
-    if (!statements) {
-      statements = {
-        page: this.db.prepare(`SELECT ${columns} FROM threads t ${sql} LIMIT ? OFFSET ?`),
-        count: this.countStatement(filter),
-      };
-      if (this.searchStatements.size < 256) this.searchStatements.set(key, statements);
-    }
-    const threads = (statements.page.all(...params, query.limit, query.offset) as RawThread[]).map(parseThread);
-    const total = statements.count.get(...params) as number;
-    return { threads, total };
+    const page = prepared(this.db, this.pageStatements, `SELECT ${columns} FROM threads t ${sql} LIMIT ? OFFSET ?`);
+    const threads = (page.all(...params, query.limit, query.offset) as RawThread[]).map(parseThread);
+    return { threads, total: this.countStatement(filter).get(...params) as number };
   }
 
   /** The number of threads a search with these filters would match. */
@@ -205,14 +195,8 @@ export class ThreadStore {
     return this.countStatement(filter).get(...params) as number;
   }
 
-  private readonly countStatements = new Map<string, import('better-sqlite3').Statement>();
   private countStatement(filter: string): import('better-sqlite3').Statement {
-    let statement = this.countStatements.get(filter);
-    if (!statement) {
-      statement = this.db.prepare(`SELECT count(*) FROM threads t ${filter}`).pluck();
-      if (this.countStatements.size < 256) this.countStatements.set(filter, statement);
-    }
-    return statement;
+    return prepared(this.db, this.countStatements, `SELECT count(*) FROM threads t ${filter}`, { pluck: true });
   }
 
   /** Deletes a thread; its checkpoints and filter keys go with it (ON DELETE CASCADE). */
@@ -307,6 +291,24 @@ export class ThreadStore {
     }
     return found;
   }
+}
+
+/**
+ * A statement prepared once per SQL text; at most 256 are kept (filters differ in their keys, so
+ * the texts are bounded by the requests' variety, not by their values).
+ */
+function prepared(
+  db: Db,
+  cache: Map<string, import('better-sqlite3').Statement>,
+  sql: string,
+  options: { pluck?: boolean } = {},
+): import('better-sqlite3').Statement {
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = options.pluck ? db.prepare(sql).pluck() : db.prepare(sql);
+    if (cache.size < 256) cache.set(sql, statement);
+  }
+  return statement;
 }
 
 /** The WHERE clause of the filters search and count share. */

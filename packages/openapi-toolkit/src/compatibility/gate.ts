@@ -126,14 +126,14 @@ export function formatReport(report: CompatibilityReport): string {
   } else if (report.changes.length === 0) {
     lines.push(
       `${api}: descriptions or examples changed since ${packageName} ${baselineVersion}; impact patch, the release needs a "${report.required}" bump; declared: ${report.declared}` +
-        (report.notes.length > 0 ? ` (${report.notes.map((n) => `.changeset/${n}.md`).join(', ')})` : ''),
+        notesOf(report),
     );
   } else {
     const breaking = report.changes.filter((c) => c.impact === 'major').length;
     lines.push(
       `${api}: ${report.changes.length} change(s) since ${packageName} ${baselineVersion}, ${breaking} breaking; ` +
         `impact ${report.impact}, the release needs a "${report.required}" bump; declared: ${report.declared}` +
-        (report.notes.length > 0 ? ` (${report.notes.map((n) => `.changeset/${n}.md`).join(', ')})` : ''),
+        notesOf(report),
     );
     for (const change of report.changes) lines.push(`  ${formatChange(change)}`);
   }
@@ -146,6 +146,10 @@ export function formatReport(report: CompatibilityReport): string {
   }
   return lines.join('\n');
 }
+
+/** The pending notes that declare the bump, as files: ` (.changeset/a.md, ...)`, or nothing. */
+const notesOf = (report: CompatibilityReport) =>
+  report.notes.length > 0 ? ` (${report.notes.map((n) => `.changeset/${n}.md`).join(', ')})` : '';
 
 export function formatChange(change: ClassifiedChange): string {
   const mark = change.impact === 'major' ? '✖ breaking' : '+ additive';

@@ -35,9 +35,10 @@ export async function versionStep(changes: ReadonlyMap<string, ApiChangeSummary>
 /** Sets `info.version` of a spec root, leaving every other byte of the file as written. */
 export function setSpecVersion(specRoot: string, version: string): void {
   const text = fs.readFileSync(specRoot, 'utf8');
-  const updated = text.replace(/^(info:\n(?:[ ]{2}.*\n)*?[ ]{2}version: ).*$/m, `$1${version}`);
-  if (!/^info:\n(?:[ ]{2}.*\n)*?[ ]{2}version: /m.test(text)) throw new Error(`${specRoot}: no info.version line to update`);
-  fs.writeFileSync(specRoot, updated);
+  // The `version:` line among the two-space indented lines under `info:`.
+  const versionLine = /^(info:\n(?:[ ]{2}.*\n)*?[ ]{2}version: ).*$/m;
+  if (!versionLine.test(text)) throw new Error(`${specRoot}: no info.version line to update`);
+  fs.writeFileSync(specRoot, text.replace(versionLine, `$1${version}`));
 }
 
 /** Rewrites `@agentplane/<name>@x.y.z` pins in a document to the packages' current versions. */
