@@ -76,6 +76,7 @@ describe('createThread', () => {
       checkpoint_id: states[2]!.checkpoint_id,
       thread_id: thread.thread_id,
       checkpoint_ns: '',
+      checkpoint_map: null,
     });
     expect(states[2]!.parent_checkpoint).toBeNull();
     expect(states[2]!.values).toEqual({});

@@ -165,7 +165,12 @@ describe('threads.create', () => {
       parents: {},
     });
     history.forEach((state, i) => {
-      expect(state.checkpoint).toEqual({ thread_id: thread.thread_id, checkpoint_ns: '', checkpoint_id: (state as any).checkpoint_id });
+      expect(state.checkpoint).toEqual({
+        thread_id: thread.thread_id,
+        checkpoint_ns: '',
+        checkpoint_id: (state as any).checkpoint_id,
+        checkpoint_map: null,
+      });
       const older = history[i + 1];
       expect(state.parent_checkpoint?.checkpoint_id ?? null).toBe(older ? older.checkpoint.checkpoint_id : null);
       if (older) expect(state.checkpoint.checkpoint_id! > older.checkpoint.checkpoint_id!, 'checkpoint IDs are time-ordered').toBe(true);
@@ -242,7 +247,7 @@ describe('threads.get, getState, getHistory', () => {
     // A state's `checkpoint` object as the configurable, as apps pass it along.
     const older = await client.threads.getHistory(threadId, { limit: 10, before: { configurable: { ...history[1]!.checkpoint } } });
     expect(lastWire().body.before).toEqual({
-      configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: history[1]!.checkpoint.checkpoint_id },
+      configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: history[1]!.checkpoint.checkpoint_id, checkpoint_map: null },
     });
     expect(older).toEqual(history.slice(2));
   });
@@ -266,7 +271,14 @@ describe('threads.copy', () => {
     expect(lastWire()).toMatchObject({ method: 'POST', path: `/threads/${original.thread_id}/copy`, body: undefined, status: 200 });
     expect(isUuid(copy.thread_id)).toBe(true);
     expect(copy.thread_id).not.toBe(original.thread_id);
-    expect(copy).toMatchObject({ status: 'idle', metadata: { owner: 'copy-test' }, values: original.values });
+    // The copy's metadata: the original's, marked with the copy's own ID (as the LangGraph servers
+    // mark copies), which a metadata search finds.
+    expect(copy).toMatchObject({ status: 'idle', metadata: { owner: 'copy-test', thread_id: copy.thread_id }, values: original.values });
+    expect(original.metadata).not.toHaveProperty('thread_id');
+    expect((await client.threads.search({ metadata: { thread_id: copy.thread_id } })).map((t) => t.thread_id)).toEqual([copy.thread_id]);
+    const copyOfCopy = await client.threads.copy(copy.thread_id);
+    expect(copyOfCopy.metadata).toEqual({ owner: 'copy-test', thread_id: copyOfCopy.thread_id });
+    expect(await client.threads.count({ metadata: { thread_id: copy.thread_id } })).toBe(1);
 
     const originalHistory = await client.threads.getHistory(original.thread_id, { limit: 100 });
     const copyHistory = await client.threads.getHistory(copy.thread_id, { limit: 100 });

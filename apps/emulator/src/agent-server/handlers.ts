@@ -285,7 +285,8 @@ function toThread(row: ThreadRow): Thread {
 }
 
 function toState(checkpoint: CheckpointRow): ThreadState {
-  const ref = (id: string) => ({ checkpoint_id: id, thread_id: checkpoint.thread_id, checkpoint_ns: '' });
+  // checkpoint_map: null as the LangGraph servers answer it for root-graph checkpoints.
+  const ref = (id: string) => ({ checkpoint_id: id, thread_id: checkpoint.thread_id, checkpoint_ns: '', checkpoint_map: null });
   return {
     values: checkpoint.values,
     next: checkpoint.next,

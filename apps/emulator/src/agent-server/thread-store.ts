@@ -72,10 +72,10 @@ export class ThreadStore {
       insertFilterKey: db.prepare('INSERT OR IGNORE INTO thread_filter_keys (scope, key, value_hash, thread_id) VALUES (?, ?, ?, ?)'),
       insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       copyThread: db.prepare(
-        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, "values", config) SELECT ?, ?, ?, state_updated_at, ?, metadata, "values", config FROM threads WHERE thread_id = ?',
+        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, "values", config) SELECT ?, ?, ?, state_updated_at, ?, json_set(metadata, \'$.thread_id\', ?), "values", config FROM threads WHERE thread_id = ?',
       ),
       copyFilterKeys: db.prepare(
-        'INSERT INTO thread_filter_keys (scope, key, value_hash, thread_id) SELECT scope, key, value_hash, ? FROM thread_filter_keys WHERE thread_id = ?',
+        "INSERT INTO thread_filter_keys (scope, key, value_hash, thread_id) SELECT scope, key, value_hash, ? FROM thread_filter_keys WHERE thread_id = ? AND NOT (scope = 'metadata' AND key = 'thread_id')",
       ),
       copyCheckpoints: db.prepare(
         `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks FROM checkpoints WHERE thread_id = ?`,
@@ -164,11 +164,15 @@ export class ThreadStore {
     for (const [key, value] of Object.entries(object)) this.statements.insertFilterKey.run(scope, key, valueHash(value), threadId);
   }
 
-  /** Copies a thread, its filter keys and every checkpoint under a new ID (inside a transaction). */
+  /**
+   * Copies a thread, its filter keys and every checkpoint under a new ID (inside a transaction).
+   * The copy's metadata gains `thread_id`: its own ID, as the LangGraph servers mark copies.
+   */
   copy(sourceId: string, newThreadId: string, now: string): boolean {
     const s = this.statements;
-    if (s.copyThread.run(newThreadId, now, now, 'idle', sourceId).changes === 0) return false;
+    if (s.copyThread.run(newThreadId, now, now, 'idle', newThreadId, sourceId).changes === 0) return false;
     s.copyFilterKeys.run(newThreadId, sourceId);
+    s.insertFilterKey.run('metadata', 'thread_id', valueHash(newThreadId), newThreadId);
     s.copyCheckpoints.run(newThreadId, sourceId);
     return true;
   }

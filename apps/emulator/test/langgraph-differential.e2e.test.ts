@@ -1,0 +1,189 @@
+// The emulator next to the real LangGraph JS server (reference-servers/langgraph-js, pinned,
+// installed and started by this test): the same SDK scenarios on both, their answers compared
+// with ids and timestamps masked. Every difference must be one the spec lists as deliberate, in a
+// description saying "**Differs from the LangGraph JS server** (`<id>`): ..., because ...";
+// DIFFERENCES below says where each one shows. A new difference fails the test, and so does a
+// listed one that no longer shows: the list in the spec stays exactly what users meet.
+import { Client } from '@langchain/langgraph-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
+import { startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
+import type { TestEmulator } from './support/harness.js';
+import { specOf, startTestEmulator } from './support/harness.js';
+import { SCENARIOS } from './support/langgraph-scenarios.js';
+
+/** One place where the two observations differ; `path` has `[*]` for every array index. */
+interface Difference {
+  scenario: string;
+  path: string;
+  langgraph: unknown;
+  emulator: unknown;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+const ABSENT = '(absent)';
+
+/** Ids and timestamps differ on every run: masked, so that only their presence is compared. */
+function mask(value: unknown): unknown {
+  if (typeof value === 'string') return UUID.test(value) ? '<uuid>' : TIMESTAMP.test(value) ? '<timestamp>' : value;
+  if (Array.isArray(value)) return value.map(mask);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mask(item)]));
+  return value;
+}
+
+function compare(scenario: string, path: string, langgraph: unknown, emulator: unknown, into: Difference[]): void {
+  const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (isObject(langgraph) && isObject(emulator)) {
+    const [a, b] = [langgraph as Record<string, unknown>, emulator as Record<string, unknown>];
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      compare(scenario, `${path}.${key}`, key in a ? a[key] : ABSENT, key in b ? b[key] : ABSENT, into);
+    }
+  } else if (Array.isArray(langgraph) && Array.isArray(emulator) && langgraph.length === emulator.length) {
+    for (const [index, item] of langgraph.entries()) compare(scenario, `${path}[*]`, item, emulator[index], into);
+  } else if (JSON.stringify(langgraph) !== JSON.stringify(emulator)) {
+    into.push({ scenario, path, langgraph, emulator });
+  }
+}
+
+/**
+ * Where each deliberate difference shows: scenario and path of the observation. A `*` scenario is
+ * every scenario where the path occurs.
+ */
+const DIFFERENCES: Record<string, { scenario: string; path: string }[]> = {
+  'thread-values': [
+    { scenario: 'create empty', path: '$.values' },
+    { scenario: 'create with ttl', path: '$.values' },
+    { scenario: 'get', path: '$.values' },
+    { scenario: 'copy', path: '$.copy.values' },
+    { scenario: 'search with extract', path: '$[*].values' },
+  ],
+  'thread-state-updated-at': [
+    { scenario: '*', path: '$.state_updated_at' },
+    { scenario: 'copy', path: '$.copy.state_updated_at' },
+    { scenario: 'search with extract', path: '$[*].state_updated_at' },
+  ],
+  'state-checkpoint-fields': ['', '.state', '.history[*]'].flatMap((at) =>
+    ['checkpoint_id', 'parent_checkpoint_id', 'metadata.checkpoint_id', 'metadata.graph_id', 'metadata.writes'].map((field) => ({
+      scenario: '*',
+      path: `$${at}.${field}`,
+    })),
+  ),
+  'state-channel-defaults': [{ scenario: 'history', path: '$.history[*].values.messages' }],
+  'state-next-needs-the-graph': ['$.state.next', '$.state.tasks', '$.history[*].next', '$.history[*].tasks'].map((path) => ({
+    scenario: '*',
+    path,
+  })),
+  'remove-unknown-message': [{ scenario: 'create with a RemoveMessage of an unknown id', path: '$' }],
+  'malformed-id-is-422': [{ scenario: 'get malformed id', path: '$' }],
+  'history-before-config': [{ scenario: 'history with before', path: '$' }],
+  'copy-of-unknown-thread': [{ scenario: 'copy of an unknown thread', path: '$' }],
+  'values-filter-needs-values': [
+    { scenario: 'search by values', path: '$' },
+    { scenario: 'count', path: '$.byValues' },
+  ],
+  'select-keeps-identifying-fields': ['created_at', 'updated_at', 'status'].map((field) => ({
+    scenario: 'search with select',
+    path: `$[*].${field}`,
+  })),
+  'extract-answered': [{ scenario: 'search with extract', path: '$[*].extracted' }],
+  'unknown-checkpoint-is-404': [
+    { scenario: 'state at an unknown checkpoint', path: '$' },
+    { scenario: 'update state at an unknown checkpoint', path: '$' },
+  ],
+  'state-without-graph-id': [{ scenario: 'update state of a thread without graph_id', path: '$' }],
+  'patch-state-served': [{ scenario: 'patch state', path: '$' }],
+  'prune-served': [{ scenario: 'prune', path: '$' }],
+  'prefer-return-minimal': [{ scenario: 'update with Prefer: return=minimal', path: '$.answer' }],
+  'update-without-metadata': [{ scenario: 'update ttl only', path: '$' }],
+};
+
+/** What a scenario observed, or the HTTP status of the call that failed it (the SDK throws). */
+type Outcome = { answer: unknown } | { failedWith: number };
+
+async function observe(client: Client, scenario: string, tag: string): Promise<Outcome> {
+  try {
+    return { answer: mask(await SCENARIOS[scenario]!(client, tag)) };
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (typeof status !== 'number') throw error;
+    return { failedWith: status };
+  }
+}
+
+/** The differences of two outcomes: a failure on either side is one difference, at `$`. */
+function differencesOf(scenario: string, onLangGraph: Outcome, onEmulator: Outcome): Difference[] {
+  const differences: Difference[] = [];
+  if ('answer' in onLangGraph && 'answer' in onEmulator) compare(scenario, '$', onLangGraph.answer, onEmulator.answer, differences);
+  else if (JSON.stringify(onLangGraph) !== JSON.stringify(onEmulator))
+    differences.push({ scenario, path: '$', langgraph: onLangGraph, emulator: onEmulator });
+  return differences;
+}
+
+/** The ids of the differences the spec's descriptions declare. */
+function declaredDifferences(): Set<string> {
+  const ids = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) walk(item);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'description' && typeof value === 'string') {
+          for (const match of value.matchAll(/\*\*Differs from the LangGraph JS server\*\* \(`([a-z0-9-]+)`\)/g)) ids.add(match[1]!);
+        } else walk(value);
+      }
+    }
+  };
+  walk(specOf('agent-server').spec);
+  return ids;
+}
+
+let langgraph: LangGraphServer;
+let emulator: TestEmulator;
+const observed: Difference[] = [];
+
+const sdk = (apiUrl: string) => new Client({ apiUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
+
+beforeAll(async () => {
+  [langgraph, emulator] = await Promise.all([startLangGraphServer(), startTestEmulator()]);
+}, 300_000);
+afterAll(async () => {
+  await Promise.all([langgraph?.stop(), emulator?.close()]);
+});
+
+describe('the same SDK scenarios on the emulator and on the LangGraph JS server', () => {
+  for (const scenario of Object.keys(SCENARIOS)) {
+    it(scenario, async () => {
+      // The same tag on both servers, so that the metadata the scenario writes compares equal.
+      const tag = `differential-${crypto.randomUUID()}`;
+      const onLangGraph = await observe(sdk(langgraph.url), scenario, tag);
+      const onEmulator = await observe(sdk(emulator.agentServerUrl), scenario, tag);
+      const differences = differencesOf(scenario, onLangGraph, onEmulator);
+      observed.push(...differences);
+      const undeclared = differences.filter(
+        (difference) =>
+          !Object.values(DIFFERENCES).some((places) =>
+            places.some((place) => (place.scenario === '*' || place.scenario === scenario) && place.path === difference.path),
+          ),
+      );
+      expect(undeclared, 'differences no entry of DIFFERENCES (and of the spec) explains').toEqual([]);
+      expect(emulator.errors).toEqual([]);
+    });
+  }
+});
+
+describe('the list of differences', () => {
+  it('every listed difference still shows', () => {
+    const unseen = Object.entries(DIFFERENCES).flatMap(([id, places]) =>
+      places
+        .filter(
+          (place) => !observed.some((seen) => (place.scenario === '*' || seen.scenario === place.scenario) && seen.path === place.path),
+        )
+        .map((place) => ({ id, ...place })),
+    );
+    expect(unseen, 'listed differences the servers no longer show: remove them here and in the spec').toEqual([]);
+  });
+
+  it('is the list the spec declares, each with its reason', () => {
+    expect([...declaredDifferences()].sort()).toEqual(Object.keys(DIFFERENCES).sort());
+  });
+});
