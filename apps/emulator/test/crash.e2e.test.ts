@@ -118,7 +118,14 @@ async function worker(cli: RunningCli, id: number, stop: { now: boolean }): Prom
         if (!source) continue;
         ledger.threadWritesSent++;
         const { data } = await agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: source } } });
-        if (data) ledger.threads.set(data.thread_id, { ...ledger.threads.get(source)!, copyOf: source });
+        // A copy's metadata is its source's, marked with the copy's own thread_id.
+        const original = ledger.threads.get(source)!;
+        if (data)
+          ledger.threads.set(data.thread_id, {
+            ...original,
+            metadata: { ...original.metadata, thread_id: data.thread_id },
+            copyOf: source,
+          });
       } else if (kind === 5 || myDeployments.length === 0) {
         const name = `crash-${id}-${seq}-${RUN.slice(0, 8)}`;
         const imageUri = `registry.example/${name}:0`;
