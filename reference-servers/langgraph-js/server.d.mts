@@ -13,4 +13,4 @@ export interface LangGraphServer {
 
 export function ensureInstalled(options?: { log?: (line: string) => void }): Promise<void>;
 
-export function startLangGraphServer(options?: { port?: number; timeoutMs?: number; log?: (line: string) => void }): Promise<LangGraphServer>;
+export function startLangGraphServer(options: { port: number; timeoutMs?: number; log?: (line: string) => void }): Promise<LangGraphServer>;

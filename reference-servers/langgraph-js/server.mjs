@@ -11,7 +11,6 @@
 // servers started from the same folder would share, and overwrite, one store.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,22 +57,12 @@ export async function ensureInstalled({ log = () => {} } = {}) {
   }
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
- * Starts a server on a free port with an empty store and waits until it answers.
- * @param {{port?: number, timeoutMs?: number, log?: (line: string) => void}} [options]
+ * Starts a server on `port` (callers pick a free one) with an empty store and waits until it answers.
+ * @param {{port: number, timeoutMs?: number, log?: (line: string) => void}} options
  * @returns {Promise<{url: string, pid: number, startupMs: number, stop: () => Promise<void>}>}
  */
-export async function startLangGraphServer({ port, timeoutMs = 120_000, log } = {}) {
+export async function startLangGraphServer({ port, timeoutMs = 120_000, log }) {
   await ensureInstalled({ log });
   const project = fs.mkdtempSync(path.join(os.tmpdir(), 'langgraph-js-'));
   fs.writeFileSync(
@@ -85,8 +74,7 @@ export async function startLangGraphServer({ port, timeoutMs = 120_000, log } = 
     }),
   );
   fs.writeFileSync(path.join(project, '.gitignore'), '.langgraph_api\n');
-  const chosenPort = port ?? (await freePort());
-  const url = `http://127.0.0.1:${chosenPort}`;
+  const url = `http://127.0.0.1:${port}`;
   const output = fs.openSync(path.join(project, 'server.log'), 'w');
   const started = Date.now();
   const child = spawn(
@@ -97,7 +85,7 @@ export async function startLangGraphServer({ port, timeoutMs = 120_000, log } = 
       '--config',
       path.join(project, 'langgraph.json'),
       '--port',
-      String(chosenPort),
+      String(port),
       '--host',
       '127.0.0.1',
       '--no-browser',
@@ -159,9 +147,10 @@ export async function startLangGraphServer({ port, timeoutMs = 120_000, log } = 
   throw new Error(`the LangGraph JS server ${why}; its log ends with:\n${logTail}`);
 }
 
-// `node server.mjs [port]`: a server to try requests against by hand, until Ctrl-C.
+// `node server.mjs [port]`: a server to try requests against by hand (on the LangGraph CLI's
+// default port, 2024, unless given), until Ctrl-C.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = await startLangGraphServer({ port: process.argv[2] ? Number(process.argv[2]) : undefined, log: console.log });
+  const server = await startLangGraphServer({ port: Number(process.argv[2] ?? 2024), log: console.log });
   console.log(`LangGraph JS server ready at ${server.url} after ${server.startupMs} ms (Ctrl-C stops it)`);
   process.once('SIGINT', () => server.stop().then(() => process.exit(0)));
 }

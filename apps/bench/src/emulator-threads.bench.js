@@ -246,7 +246,7 @@ export async function run() {
   try {
     const emulator = await startEmulatorProcess({ db: path.join(tmp, 'emulator.db'), production: true });
     running.push(emulator);
-    const langgraphServer = await startLangGraphServer({ log: console.log });
+    const langgraphServer = await startLangGraphServer({ port: await freePort(), log: console.log });
     running.push(langgraphServer);
     /** @type {Server} */
     const langgraph = { url: langgraphServer.url, pid: langgraphServer.pid };

@@ -4,12 +4,13 @@
 // description saying "**Differs from the LangGraph JS server** (`<id>`): ..., because ...";
 // DIFFERENCES below says where each one shows. A new difference fails the test, and so does a
 // listed one that no longer shows: the list in the spec stays exactly what users meet.
+import { freePort } from '@agentplane/openapi-toolkit';
 import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
 import { startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
 import type { TestEmulator } from './support/harness.js';
-import { specOf, startTestEmulator } from './support/harness.js';
+import { isUuid, specOf, startTestEmulator } from './support/harness.js';
 import { SCENARIOS } from './support/langgraph-scenarios.js';
 
 /** One place where the two observations differ; `path` has `[*]` for every array index. */
@@ -20,13 +21,12 @@ interface Difference {
   emulator: unknown;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 const ABSENT = '(absent)';
 
 /** Ids and timestamps differ on every run: masked, so that only their presence is compared. */
 function mask(value: unknown): unknown {
-  if (typeof value === 'string') return UUID.test(value) ? '<uuid>' : TIMESTAMP.test(value) ? '<timestamp>' : value;
+  if (typeof value === 'string') return isUuid(value) ? '<uuid>' : TIMESTAMP.test(value) ? '<timestamp>' : value;
   if (Array.isArray(value)) return value.map(mask);
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mask(item)]));
   return value;
@@ -46,11 +46,17 @@ function compare(scenario: string, path: string, langgraph: unknown, emulator: u
   }
 }
 
+/** A place in the observations: a scenario and a path into what it observed. */
+type Place = { scenario: string; path: string };
+
+/** Whether a listed place is where a difference showed. */
+const isAt = (place: Place, seen: Place) => (place.scenario === '*' || place.scenario === seen.scenario) && place.path === seen.path;
+
 /**
  * Where each deliberate difference shows: scenario and path of the observation. A `*` scenario is
  * every scenario where the path occurs.
  */
-const DIFFERENCES: Record<string, { scenario: string; path: string }[]> = {
+const DIFFERENCES: Record<string, Place[]> = {
   'thread-values': [
     { scenario: 'create empty', path: '$.values' },
     { scenario: 'create with ttl', path: '$.values' },
@@ -144,7 +150,7 @@ const observed: Difference[] = [];
 const sdk = (apiUrl: string) => new Client({ apiUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
 
 beforeAll(async () => {
-  [langgraph, emulator] = await Promise.all([startLangGraphServer(), startTestEmulator()]);
+  [langgraph, emulator] = await Promise.all([startLangGraphServer({ port: await freePort() }), startTestEmulator()]);
 }, 300_000);
 afterAll(async () => {
   await Promise.all([langgraph?.stop(), emulator?.close()]);
@@ -160,10 +166,7 @@ describe('the same SDK scenarios on the emulator and on the LangGraph JS server'
       const differences = differencesOf(scenario, onLangGraph, onEmulator);
       observed.push(...differences);
       const undeclared = differences.filter(
-        (difference) =>
-          !Object.values(DIFFERENCES).some((places) =>
-            places.some((place) => (place.scenario === '*' || place.scenario === scenario) && place.path === difference.path),
-          ),
+        (difference) => !Object.values(DIFFERENCES).some((places) => places.some((place) => isAt(place, difference))),
       );
       expect(undeclared, 'differences no entry of DIFFERENCES (and of the spec) explains').toEqual([]);
       expect(emulator.errors).toEqual([]);
@@ -174,11 +177,7 @@ describe('the same SDK scenarios on the emulator and on the LangGraph JS server'
 describe('the list of differences', () => {
   it('every listed difference still shows', () => {
     const unseen = Object.entries(DIFFERENCES).flatMap(([id, places]) =>
-      places
-        .filter(
-          (place) => !observed.some((seen) => (place.scenario === '*' || seen.scenario === place.scenario) && seen.path === place.path),
-        )
-        .map((place) => ({ id, ...place })),
+      places.filter((place) => !observed.some((seen) => isAt(place, seen))).map((place) => ({ id, ...place })),
     );
     expect(unseen, 'listed differences the servers no longer show: remove them here and in the spec').toEqual([]);
   });
