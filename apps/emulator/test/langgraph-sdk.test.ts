@@ -605,6 +605,28 @@ describe('the rest of ThreadsClient: update, delete, prune, count, updateState, 
     ]);
   });
 
+  it("a command's update as [channel, value] pairs: applied in order; a `messages` value must be messages", async () => {
+    const pairs = (update: [string, unknown][]) =>
+      client.threads.create({ supersteps: [{ updates: [{ asNode: 'agent', values: undefined, command: { update } }] }] });
+    const thread = await pairs([
+      ['messages', ai('first', 'p1')],
+      ['topic', null],
+      ['messages', [ai('second', 'p2')]],
+    ]);
+    expect(thread.values).toMatchObject({ topic: null, messages: [{ id: 'p1' }, { id: 'p2' }] });
+    for (const notMessages of [null, 'hi', 42]) {
+      const refused = await sdkError(pairs([['messages', notMessages]]));
+      expect(refused.status).toBe(422);
+      expect(refused.detail).toEqual([
+        {
+          loc: ['body', 'supersteps', 0, 'updates', 0, 'command', 'update', 0, 1],
+          msg: 'Input does not match any of the accepted forms',
+          type: 'union_tag_invalid',
+        },
+      ]);
+    }
+  });
+
   it('patchState merges metadata into the latest checkpoint without creating one', async () => {
     const thread = await client.threads.create({ supersteps: CONVERSATION });
     const before = await client.threads.getHistory(thread.thread_id, { limit: 100 });

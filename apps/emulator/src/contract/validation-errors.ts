@@ -14,11 +14,7 @@ export type Location = 'body' | 'path' | 'query' | 'header';
 export function toValidationIssues(errors: ErrorObject[], location: Location, unions: UnionSupport): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const error of resolveUnions(
-    errors.filter((e) => e.keyword !== 'if'),
-    location,
-    unions,
-  )) {
+  for (const error of resolveUnions(errors, location, unions)) {
     const issue = 'loc' in error ? error : describe(error, location);
     const key = JSON.stringify([issue.loc, issue.type]);
     if (seen.has(key)) continue;
@@ -43,7 +39,11 @@ export interface UnionSupport {
  * the input): for a nullable object, that is the object's own field errors. When no branch stands
  * out (the input is none of the forms), one error names the accepted forms instead.
  */
-function resolveUnions(errors: ErrorObject[], location: Location, unions: UnionSupport): Resolved[] {
+function resolveUnions(all: ErrorObject[], location: Location, unions: UnionSupport): Resolved[] {
+  // A failed `if`/`then` is reported twice: as the `then` keyword's own errors, which name the
+  // field, and as an `if` error on the object, which names nothing; only the first are kept, at
+  // every level (a union's branches are validated again below).
+  const errors = all.filter((e) => e.keyword !== 'if');
   // The outermost union: the shallowest, and of unions at one depth (a union whose branch is a
   // union) the one Ajv reports last, since it reports a union after its branches' errors.
   const found = errors.map((e, i) => ({ e, i })).filter(({ e }) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
