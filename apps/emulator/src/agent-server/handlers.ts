@@ -1,15 +1,16 @@
 // The agent server thread API: one handler per operationId of spec/agent-server. Requests arrive
 // validated (with the spec's defaults filled in); handlers add the rules a schema cannot state
-// (existence, `if_exists`, message shapes after merging) and shape the answers.
+// (existence, `if_exists`, checkpoints to apply to) and shape the answers.
 import type {
   operations as ClientOperations,
-  components,
+  SuperstepUpdate,
   Thread,
-  ThreadCreate,
   ThreadHistoryQuery,
   ThreadState,
+  ThreadTtl,
 } from '@agentplane/agent-server';
 import type { HandlerMap } from '../contract/handler-types.js';
+import { ThreadSchema } from '../generated/agent-server/contract.js';
 import type { api } from '../generated/agent-server/operations.js';
 import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
 import { HttpError } from '../http/http-error.js';
@@ -25,8 +26,6 @@ export type AgentServerPrincipal = { anonymous: boolean };
 export type AgentServerHandlers = HandlerMap<typeof api, ServerOperations, ClientOperations, AgentServerPrincipal>;
 
 type Values = Record<string, unknown>;
-type SuperstepUpdate = components['schemas']['SuperstepUpdate'];
-type Ttl = NonNullable<ThreadCreate['ttl']>;
 
 const MINUTE_MS = 60_000;
 
@@ -38,7 +37,8 @@ export interface AgentServerOptions {
 export function agentServerHandlers(store: ThreadStore, options: AgentServerOptions = {}): AgentServerHandlers {
   const now = options.now ?? Date.now;
   const nowIso = () => new Date(now()).toISOString();
-  const expiryOf = (ttl: Ttl | undefined) => (ttl === undefined ? null : now() + (typeof ttl === 'number' ? ttl : ttl.ttl) * MINUTE_MS);
+  const expiryOf = (ttl: ThreadTtl | undefined) =>
+    ttl === undefined ? null : now() + (typeof ttl === 'number' ? ttl : ttl.ttl) * MINUTE_MS;
   const threadNotFound = (threadId: string) => new HttpError(404, `Thread with ID ${threadId} not found.`);
   const checkpointNotFound = (threadId: string, checkpointId: string) =>
     new HttpError(404, `Checkpoint ${checkpointId} not found for thread ${threadId}.`);
@@ -59,7 +59,7 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
   };
 
   // `select` chooses among a search answer's optional fields; the required ones identify a thread and are always there.
-  const alwaysSelected = ['thread_id', 'created_at', 'updated_at', 'metadata', 'status'];
+  const alwaysSelected = ThreadSchema.required;
 
   const handlers: AgentServerHandlers = {
     createThread({ body }) {

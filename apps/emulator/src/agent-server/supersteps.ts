@@ -13,13 +13,10 @@
 //
 // Pure: no storage. Every input is valid by the time it gets here (the request schemas say what a
 // message, a command and a superstep are), so planning cannot fail.
-import type { components } from '@agentplane/agent-server';
+import type { Superstep, SuperstepUpdate, ThreadTask } from '@agentplane/agent-server';
 import { setOwn } from '../shared/canonical-json.js';
 import { newId } from '../shared/ids.js';
 
-type Superstep = components['schemas']['Superstep'];
-type SuperstepUpdate = components['schemas']['SuperstepUpdate'];
-type ThreadTask = components['schemas']['ThreadTask'];
 type Values = Record<string, unknown>;
 
 export interface PlannedCheckpoint {
@@ -96,7 +93,11 @@ function updateValues(update: SuperstepUpdate): Values | undefined {
     const pairs: Values = {};
     for (const [channel, value] of written as [string, unknown][]) {
       // A channel given twice: LangGraph applies both writes in order; `messages` merges them.
-      pairs[channel] = channel === 'messages' && Object.hasOwn(pairs, channel) ? [...asList(pairs[channel]), ...asList(value)] : value;
+      setOwn(
+        pairs,
+        channel,
+        channel === 'messages' && Object.hasOwn(pairs, channel) ? [...asList(pairs[channel]), ...asList(value)] : value,
+      );
     }
     return pairs;
   }

@@ -59,8 +59,6 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
   }
   const { bodyBytes, jsonDepth } = contract.limits;
   const readers = credentialReaders(contract);
-  // Concrete paths before templated ones, as OpenAPI matches them: /threads/count is never a thread ID.
-  const routes = [...contract.operations].sort((a, b) => a.paramNames.length - b.paramNames.length);
 
   const checked = (operation: ContractOperation, answer: RawAnswer): RawAnswer => {
     if (!options.validateResponses) return answer;
@@ -78,7 +76,7 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
       // Split by hand: `new URL` reads a path starting with `//` as a host name and throws.
       const queryAt = exchange.target.indexOf('?');
       const pathname = queryAt < 0 ? exchange.target : exchange.target.slice(0, queryAt);
-      const route = matchRoute(routes, exchange.method, pathname);
+      const route = matchRoute(contract.operations, exchange.method, pathname);
       if (route.kind === 'not-found') throw new HttpError(404, 'Not Found');
       if (route.kind === 'method-not-allowed') throw new HttpError(405, 'Method Not Allowed', { allow: route.allowed.join(', ') });
       operation = route.operation;
