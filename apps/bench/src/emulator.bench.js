@@ -132,11 +132,10 @@ function historyOf(threadId, name) {
  * @returns {Promise<{small: string, large: string, bulkIds: string[], historyMs: number, bulkMs: number}>}
  */
 async function seedThroughStore(dbFile, bulk) {
-  const { openDatabase, ThreadStore, planSupersteps, stampCheckpoints } = await import('@agentplane/emulator/seeding');
+  const { openThreadStore, planSupersteps, stampCheckpoints } = await import('@agentplane/emulator/seeding');
   const CHUNK = 1000; // the API's cap on supersteps per create
   const started = performance.now();
-  const db = openDatabase(dbFile);
-  const store = new ThreadStore(db);
+  const { store, close } = openThreadStore(dbFile);
   /** @param {number} i */
   const superstep = (i) =>
     i === 0
@@ -210,7 +209,7 @@ async function seedThroughStore(dbFile, bulk) {
       bulkIds.push(threadId);
     }
   });
-  db.close();
+  close();
   return { small, large, bulkIds, historyMs, bulkMs: performance.now() - bulkStarted };
 }
 

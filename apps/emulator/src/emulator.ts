@@ -20,8 +20,9 @@ import { createAuthenticator } from './http/authenticator.js';
 import type { FetchFunction } from './http/fetch-handler.js';
 import { createFetchHandler } from './http/fetch-handler.js';
 import { createNodeServer } from './http/node-server.js';
-import type { Db } from './store/database.js';
+import { CommitGroup } from './store/commit-group.js';
 import { openDatabase } from './store/database.js';
+import { startWalCheckpointer } from './store/wal-checkpointer.js';
 
 export const DEFAULTS = {
   db: path.join('.agentplane', 'emulator.db'),
@@ -75,7 +76,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     controlPlane: inProcess(core.controlPlane, 'http://control-plane.emulator.invalid'),
     agentServer: inProcess(core.agentServer, 'http://agent-server.emulator.invalid'),
     ...(core.defaultApiKey ? { defaultApiKey: core.defaultApiKey } : {}),
-    close: () => core.db.close(),
+    close: core.close,
   };
 }
 
@@ -111,19 +112,20 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
       agentServerUrl,
       ...(core.defaultApiKey ? { defaultApiKey: core.defaultApiKey } : {}),
       close() {
-        closed ??= Promise.all([stop(controlPlane), stop(agentServer)]).then(() => void core.db.close());
+        closed ??= Promise.all([stop(controlPlane), stop(agentServer)]).then(core.close);
         return closed;
       },
     };
   } catch (error) {
     await Promise.all([stop(controlPlane), stop(agentServer)]);
-    core.db.close();
+    core.close();
     throw error;
   }
 }
 
 interface Core {
-  db: Db;
+  /** Commits what is pending and closes the database. */
+  close(): void;
   controlPlane: ApiHandler;
   agentServer: ApiHandler;
   defaultApiKey: string | undefined;
@@ -136,10 +138,11 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
   try {
     const onError = options.onError ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`));
     const validateResponses = options.validateResponses ?? process.env.NODE_ENV !== 'production';
-    const common = { validateResponses, onContractViolation: onError };
+    const commits = new CommitGroup(db, onError);
+    const common = { validateResponses, onContractViolation: onError, commits };
 
     const controlPlaneContract = loadContract('control-plane');
-    const controlPlaneStore = new ControlPlaneStore(db);
+    const controlPlaneStore = new ControlPlaneStore(db, commits);
     const { tenants, generatedKey } = resolveTenants(config, db);
     seedTenantRecords(tenants, controlPlaneStore, controlPlaneContract);
     const controlPlane = createApiHandler<Tenant>({
@@ -164,7 +167,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     const agentServer = createApiHandler<AgentServerPrincipal>({
       ...common,
       contract: agentServerContract,
-      handlers: runtimeHandlers(agentServerHandlers(new ThreadStore(db), { now: options.now })),
+      handlers: runtimeHandlers(agentServerHandlers(new ThreadStore(db, commits), { now: options.now })),
       authenticator: createAuthenticator<AgentServerPrincipal>({
         schemes: {
           ApiKeyAuth: {
@@ -177,7 +180,15 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
         requireCredentials: agentKeys.size > 0,
       }),
     });
-    return { db, controlPlane, agentServer, defaultApiKey: generatedKey };
+    // Startup writes (the tenants' records) are committed before anything is served.
+    commits.commit();
+    const checkpointer = options.db === ':memory:' ? undefined : startWalCheckpointer(db, options.db, onError);
+    const close = () => {
+      commits.commit();
+      checkpointer?.stop();
+      db.close();
+    };
+    return { close, controlPlane, agentServer, defaultApiKey: generatedKey };
   } catch (error) {
     db.close();
     throw error;

@@ -165,6 +165,8 @@ describe('hostile input: refused where the spec says, never a 500, nothing store
 
 describe('response validation', () => {
   const anonymous = createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false });
+  /** These handlers store nothing: no answer waits for a commit. */
+  const commits = { afterCommit: (then: (committed: boolean) => void) => then(true) };
   /** The agent server's HTTP layer with every handler answering `answer`, reached in process. */
   const layerAnswering = (answer: RawAnswer, validateResponses: boolean, reported: string[] = []) => {
     const contract = loadContract('agent-server');
@@ -175,6 +177,7 @@ describe('response validation', () => {
       authenticator: anonymous,
       validateResponses,
       onContractViolation: (m) => reported.push(m),
+      commits,
     });
     return createFetchHandler(handle);
   };
@@ -192,7 +195,7 @@ describe('response validation', () => {
   it('refuses to start when handlers and spec operations differ', () => {
     const contract = loadContract('control-plane');
     const handlers = { getDeployment: () => ({ status: 200 }), listWidgets: () => ({ status: 200 }) };
-    expect(() => createApiHandler({ contract, handlers, authenticator: anonymous, validateResponses: true })).toThrow(
+    expect(() => createApiHandler({ contract, handlers, authenticator: anonymous, validateResponses: true, commits })).toThrow(
       /missing [^;]*createDeployment[^;]*; not in the spec listWidgets/,
     );
   });

@@ -15,7 +15,7 @@ import type { api } from '../generated/agent-server/operations.js';
 import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
 import { HttpError } from '../http/http-error.js';
 import { matchesFilter } from '../shared/canonical-json.js';
-import { canonicalUuid, newCheckpointId, newId } from '../shared/ids.js';
+import { canonicalUuid, newCheckpointId, newThreadId } from '../shared/ids.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 import { pendingInputOf, planSupersteps } from './supersteps.js';
 import type { CheckpointRow, StampedCheckpoint, ThreadRow, ThreadStore } from './thread-store.js';
@@ -63,7 +63,7 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
 
   const handlers: AgentServerHandlers = {
     createThread({ body }) {
-      const threadId = body.thread_id ? canonicalUuid(body.thread_id) : newId();
+      const threadId = body.thread_id ? canonicalUuid(body.thread_id) : newThreadId();
       const metadata = body.metadata ?? {};
       const plan = planSupersteps(body.supersteps ?? [], { graphId: graphIdOf(metadata) });
       return store.transaction(() => {
@@ -102,14 +102,16 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
 
     deleteThread({ path }) {
       const threadId = canonicalUuid(path.thread_id);
-      if (!store.delete(threadId)) throw threadNotFound(threadId);
-      return { status: 204 };
+      return store.transaction(() => {
+        if (!store.delete(threadId)) throw threadNotFound(threadId);
+        return { status: 204 as const };
+      });
     },
 
     copyThread({ path }) {
       const sourceId = canonicalUuid(path.thread_id);
       return store.transaction(() => {
-        const copyId = newId();
+        const copyId = newThreadId();
         if (!store.copy(sourceId, copyId, nowIso())) throw threadNotFound(sourceId);
         return { status: 200, body: toThread(store.get(copyId, { withValues: true })!) };
       });

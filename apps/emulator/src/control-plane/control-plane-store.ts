@@ -8,6 +8,7 @@ import type {
   SourceConfig,
   SourceRevisionConfig,
 } from '@agentplane/control-plane';
+import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
 import type { RevisionClock } from './revision-lifecycle.js';
 
@@ -39,7 +40,10 @@ type Raw<T, JsonKeys extends keyof T> = Omit<T, JsonKeys> & { [K in JsonKeys]: s
 export class ControlPlaneStore {
   private readonly s;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    private readonly commits: CommitGroup,
+  ) {
     this.s = {
       getDeployment: db.prepare('SELECT * FROM deployments WHERE tenant_id = ? AND id = ?'),
       findDeploymentByName: db.prepare('SELECT * FROM deployments WHERE tenant_id = ? AND name = ?'),
@@ -73,7 +77,7 @@ export class ControlPlaneStore {
   }
 
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.commits.transaction(work);
   }
 
   getDeployment(tenantId: string, id: string): DeploymentRow | undefined {

@@ -12,6 +12,7 @@ import type { ApiContract, ContractOperation, RequestLimits } from '../contract/
 import type { AnyHandlers, RawAnswer } from '../contract/handler-types.js';
 import { decodeParameter, readParameterText, splitQuery } from '../contract/parameter-text.js';
 import type { ValidationIssue } from '../contract/validation-errors.js';
+import type { CommitGroup } from '../store/commit-group.js';
 import type { Authenticator, Credentials } from './authenticator.js';
 import { HttpError, validationError } from './http-error.js';
 import { readJsonBody } from './json-body.js';
@@ -43,10 +44,19 @@ export interface ApiHandlerOptions<Principal> {
   /** Check every answer against the spec; a violation becomes a loud 500 and is reported. */
   validateResponses: boolean;
   onContractViolation?: (message: string) => void;
+  /** The commit group of the store the handlers write to: answers wait for its COMMIT. */
+  commits: Pick<CommitGroup, 'afterCommit'>;
 }
 
-/** One API's HTTP layer, with the request limits its adapters enforce while reading a request. */
-export type ApiHandler = ((exchange: Exchange) => Reply) & { limits: Readonly<RequestLimits> };
+/**
+ * One API's HTTP layer: `handle(exchange)` computes the reply, and the adapter hands it to
+ * `deliver`, which sends it once what it reports is committed (at once when nothing waits).
+ */
+export type ApiHandler = ((exchange: Exchange) => Reply) & {
+  /** The request limits the adapters enforce while reading a request. */
+  limits: Readonly<RequestLimits>;
+  deliver(reply: Reply, send: (reply: Reply) => void): void;
+};
 
 export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal>): ApiHandler {
   const { contract, handlers } = options;
@@ -141,15 +151,27 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
       raw = answer(exchange);
     } catch (error) {
       options.onContractViolation?.(`internal error on ${exchange.method} ${exchange.target}: ${(error as Error)?.stack ?? error}`);
-      raw = { status: 500, body: { detail: 'Internal emulator error; see its log.' } };
+      raw = INTERNAL_ERROR;
     }
-    const headers: Record<string, string> = {};
-    if (raw.headers) for (const name in raw.headers) headers[name] = String(raw.headers[name]);
-    if (raw.body === undefined) return { status: raw.status, headers };
-    headers['content-type'] = 'application/json';
-    return { status: raw.status, headers, body: JSON.stringify(raw.body) };
+    return toReply(raw);
   };
-  return Object.assign(handle, { limits: contract.limits });
+  const deliver = (reply: Reply, send: (reply: Reply) => void): void =>
+    options.commits.afterCommit((committed) => send(committed ? reply : toReply(NOT_STORED)));
+  return Object.assign(handle, { limits: contract.limits, deliver });
+}
+
+const INTERNAL_ERROR: RawAnswer = { status: 500, body: { detail: 'Internal emulator error; see its log.' } };
+const NOT_STORED: RawAnswer = {
+  status: 500,
+  body: { detail: 'The emulator could not store the changes of this moment; nothing of them was kept. See its log.' },
+};
+
+function toReply(raw: RawAnswer): Reply {
+  const headers: Record<string, string> = {};
+  if (raw.headers) for (const name in raw.headers) headers[name] = String(raw.headers[name]);
+  if (raw.body === undefined) return { status: raw.status, headers };
+  headers['content-type'] = 'application/json';
+  return { status: raw.status, headers, body: JSON.stringify(raw.body) };
 }
 
 const notUtf8 = (where: 'path' | 'query', name: string): ValidationIssue => ({

@@ -2,7 +2,7 @@
 // hand it to our clients, the LangGraph SDK or any client that takes a fetch implementation, and
 // talk to the emulator with no port and no socket (decision E7). The host part of the URL is not
 // looked at.
-import type { ApiHandler, Exchange } from './api-handler.js';
+import type { ApiHandler, Exchange, Reply } from './api-handler.js';
 
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -11,12 +11,13 @@ export function createFetchHandler(handle: ApiHandler): FetchFunction {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const url = new URL(request.url);
     const body = request.body === null ? { body: null } : await readBody(request.body, handle.limits.bodyBytes);
-    const reply = handle({
+    const handled = handle({
       method: request.method,
       target: `${url.pathname}${url.search}`,
       headers: Object.fromEntries(request.headers),
       ...body,
     });
+    const reply = await new Promise<Reply>((resolve) => handle.deliver(handled, resolve));
     return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
   };
 }

@@ -12,11 +12,11 @@ export function createNodeServer(handle: ApiHandler): http.Server {
     // Without Content-Length or Transfer-Encoding an HTTP/1.1 request has no body (RFC 9112
     // §6.3): answer at once, the common case of every GET. Node discards the empty stream.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-      send(res, handle(exchange));
+      handle.deliver(handle(exchange), (reply) => send(res, reply));
       return;
     }
     readBody(req, bodyBytes).then(
-      (body) => send(res, handle(Object.assign(exchange, body))),
+      (body) => handle.deliver(handle(Object.assign(exchange, body)), (reply) => send(res, reply)),
       () => res.destroy(),
     );
   });

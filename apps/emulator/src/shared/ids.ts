@@ -1,10 +1,37 @@
-// Identifiers and timestamps: random v4 UUIDs for records, time-ordered v6 UUIDs for checkpoints
-// (as LangGraph's checkpointers make them, so that sorting IDs sorts by time), and the canonical
-// lower-case form of any UUID a client sends (`urn:uuid:` prefix and upper case are accepted by
-// the spec's `format: uuid`).
+// Identifiers and timestamps: random v4 UUIDs for records, time-ordered v7 UUIDs for threads and
+// v6 for checkpoints (as LangGraph's checkpointers make them, so that sorting IDs sorts by time),
+// and the canonical lower-case form of any UUID a client sends (`urn:uuid:` prefix and upper case
+// are accepted by the spec's `format: uuid`).
 import { randomBytes, randomUUID } from 'node:crypto';
 
 export const newId = (): string => randomUUID();
+
+let lastThreadMs = 0;
+let threadSequence = 0;
+
+/**
+ * A UUID v7 (RFC 9562): 48-bit Unix milliseconds, then 12 bits counting the IDs of the same
+ * millisecond (method 1 of §6.2), then 62 random bits. Thread IDs key the store's indexes (the
+ * threads, their filter keys, their checkpoints): new ones land at the end of each index instead
+ * of on a random page, so a create writes about a third fewer pages (decision E11).
+ */
+export function newThreadId(): string {
+  let ms = Date.now();
+  if (ms <= lastThreadMs) {
+    ms = lastThreadMs;
+    threadSequence++;
+    if (threadSequence > 0xfff) {
+      ms++;
+      threadSequence = 0;
+    }
+  } else threadSequence = 0;
+  lastThreadMs = ms;
+  const time = ms.toString(16).padStart(12, '0');
+  // A v4 UUID's last two groups are the variant and 62 random bits, as v7 needs them; randomUUID
+  // draws from a cached pool of entropy, where randomBytes would make a call into OpenSSL per ID.
+  const variantAndRandom = randomUUID().slice(19);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${threadSequence.toString(16).padStart(3, '0')}-${variantAndRandom}`;
+}
 
 export function canonicalUuid(value: string): string {
   return value.replace(/^urn:uuid:/i, '').toLowerCase();

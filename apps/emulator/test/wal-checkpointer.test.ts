@@ -1,0 +1,61 @@
+// The WAL checkpointer thread: while it runs, the serving connection never checkpoints and the
+// committed pages still reach the database file; should it stop, the serving connection takes
+// checkpointing back and says so.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/store/database.js';
+import { startWalCheckpointer } from '../src/store/wal-checkpointer.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function databaseFile() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-checkpointer-'));
+  dirs.push(dir);
+  const file = path.join(dir, 'emulator.db');
+  const db = openDatabase(file);
+  db.exec('CREATE TABLE notes (text TEXT NOT NULL)');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  return { db, file };
+}
+
+/** Polls `condition` every 20 ms for up to 10 s (a deadline, not a measurement). */
+async function eventually(condition: () => boolean): Promise<void> {
+  for (const started = Date.now(); !condition(); ) {
+    if (Date.now() - started > 10_000) throw new Error('condition not met within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the WAL checkpointer', () => {
+  it('moves committed pages into the database file while the serving connection never checkpoints', async () => {
+    const { db, file } = databaseFile();
+    const errors: string[] = [];
+    const checkpointer = startWalCheckpointer(db, file, (message) => errors.push(message));
+    try {
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      const sizeBefore = fs.statSync(file).size;
+      const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+      for (let i = 0; i < 200; i++) db.transaction(() => insert.run('x'.repeat(2000)))();
+      await eventually(() => fs.statSync(file).size > sizeBefore + 200 * 2000);
+      expect(errors).toEqual([]);
+    } finally {
+      checkpointer.stop();
+      db.close();
+    }
+  });
+
+  it('gives checkpointing back to the serving connection when it cannot run', async () => {
+    const { db } = databaseFile();
+    const errors: string[] = [];
+    startWalCheckpointer(db, path.join(os.tmpdir(), `no-such-dir-${crypto.randomUUID()}`, 'missing.db'), (message) => errors.push(message));
+    await eventually(() => errors.length > 0);
+    expect(errors[0]).toMatch(/the WAL checkpointer stopped .*the serving connection checkpoints from now on/);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    db.close();
+  });
+});
