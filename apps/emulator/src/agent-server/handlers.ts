@@ -67,7 +67,8 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
       const metadata = body.metadata ?? {};
       const plan = planSupersteps(body.supersteps ?? [], { graphId: graphIdOf(metadata) });
       return store.transaction(() => {
-        const existing = store.get(threadId, { withValues: true });
+        // An ID the emulator just made is new; only a client's own can be taken.
+        const existing = body.thread_id ? store.get(threadId, { withValues: true }) : undefined;
         if (existing) {
           if (body.if_exists === 'do_nothing') return { status: 200, body: toThread(existing) };
           throw new HttpError(409, `Thread with ID ${threadId} already exists.`);
@@ -94,7 +95,7 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
         const thread = requireThread(threadId);
         const metadata = { ...thread.metadata, ...(body.metadata ?? {}) };
         const updated = nowIso();
-        store.update(threadId, metadata, updated, expiryOf(body.ttl));
+        store.update(threadId, thread.metadata, metadata, updated, expiryOf(body.ttl));
         if (prefersMinimal(headers)) return { status: 204, headers: { 'Preference-Applied': 'return=minimal' } };
         return { status: 200, body: toThread({ ...thread, metadata, updated_at: updated }) };
       });
@@ -167,7 +168,9 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
           base: base && { values: base.values, step: stepOf(base), pendingInput: pendingInputOf(base.metadata) },
         });
         const [stamped] = stampCheckpoints(plan.checkpoints, nowIso());
-        store.addCheckpoint(threadId, base?.checkpoint_id ?? null, stamped!, stamped!.created_at);
+        // The thread's values are its latest checkpoint's: known here unless this is a fork.
+        const current = targetId === undefined ? (base?.values ?? {}) : undefined;
+        store.addCheckpoint(threadId, base?.checkpoint_id ?? null, stamped!, stamped!.created_at, current);
         return { status: 200, body: { checkpoint: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: stamped!.id } } };
       });
     },

@@ -70,7 +70,7 @@ export class ThreadStore {
       ),
       deleteThread: db.prepare('DELETE FROM threads WHERE thread_id = ?'),
       updateThread: db.prepare('UPDATE threads SET metadata = ?, updated_at = ?, expires_at = coalesce(?, expires_at) WHERE thread_id = ?'),
-      deleteMetadataKeys: db.prepare("DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = 'metadata'"),
+      deleteKey: db.prepare('DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = ? AND key = ?'),
       expired: db.prepare('SELECT thread_id FROM threads WHERE expires_at <= ?').pluck(),
       earliestExpiry: db.prepare('SELECT min(expires_at) FROM threads WHERE expires_at IS NOT NULL').pluck(),
       deleteOlderCheckpoints: db.prepare('DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ?'),
@@ -236,20 +236,71 @@ export class ThreadStore {
     return true;
   }
 
-  /** Replaces a thread's metadata (reindexed) and, when given, its expiry; `updated_at` becomes `now`. */
-  update(threadId: string, metadata: Record<string, unknown>, now: string, expiresAt: number | null): void {
+  /**
+   * Replaces a thread's metadata and, when given, its expiry; `updated_at` becomes `now`. Only the
+   * keys whose value changed from `before` (the stored metadata) are reindexed.
+   */
+  update(
+    threadId: string,
+    before: Record<string, unknown>,
+    metadata: Record<string, unknown>,
+    now: string,
+    expiresAt: number | null,
+  ): void {
     this.statements.updateThread.run(JSON.stringify(metadata), now, expiresAt, threadId);
-    this.statements.deleteMetadataKeys.run(threadId);
-    this.indexKeys(threadId, 'metadata', metadata);
+    this.reindexKeys(threadId, 'metadata', before, metadata);
     if (expiresAt !== null) this.noteExpiry(expiresAt);
   }
 
-  /** Adds one checkpoint under `parentId` and makes its values the thread's (call inside a transaction). */
-  addCheckpoint(threadId: string, parentId: string | null, checkpoint: StampedCheckpoint, now: string): void {
-    this.insertCheckpoints(threadId, parentId, [checkpoint]);
-    this.statements.touchThread.run(JSON.stringify(checkpoint.planned.values), now, checkpoint.created_at, threadId);
-    this.statements.deleteValueKeys.run(threadId);
-    this.indexKeys(threadId, 'values', checkpoint.planned.values);
+  /**
+   * Adds one checkpoint under `parentId` and makes its values the thread's (call inside a
+   * transaction). `current`, when the caller has them, are the thread's values before: only the
+   * keys that changed are reindexed.
+   */
+  addCheckpoint(
+    threadId: string,
+    parentId: string | null,
+    checkpoint: StampedCheckpoint,
+    now: string,
+    current?: Record<string, unknown>,
+  ): void {
+    const values = JSON.stringify(checkpoint.planned.values);
+    const { id, created_at, planned } = checkpoint;
+    this.statements.insertCheckpoint.run(
+      threadId,
+      id,
+      parentId,
+      created_at,
+      JSON.stringify(planned.metadata),
+      values,
+      JSON.stringify(planned.next),
+      JSON.stringify(planned.tasks),
+    );
+    this.statements.touchThread.run(values, now, created_at, threadId);
+    if (current) this.reindexKeys(threadId, 'values', current, planned.values);
+    else {
+      this.statements.deleteValueKeys.run(threadId);
+      this.indexKeys(threadId, 'values', planned.values);
+    }
+  }
+
+  /**
+   * Brings a thread's filter keys of `scope` from `before` to `after`. A key holding the very same
+   * value (a merge keeps the untouched keys' values) keeps its row, and its hash is not computed.
+   */
+  private reindexKeys(
+    threadId: string,
+    scope: 'metadata' | 'values',
+    before: Record<string, unknown>,
+    after: Record<string, unknown>,
+  ): void {
+    for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) this.statements.deleteKey.run(threadId, scope, key);
+    for (const [key, value] of Object.entries(after)) {
+      const had = Object.hasOwn(before, key);
+      if (had && before[key] === value) continue;
+      if (had) this.statements.deleteKey.run(threadId, scope, key);
+      this.statements.insertFilterKey.run(scope, key, valueHash(value), threadId);
+    }
   }
 
   /** Replaces the stored metadata of one checkpoint (without thread_id and checkpoint_id). */

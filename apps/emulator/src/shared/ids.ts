@@ -50,7 +50,8 @@ export function newCheckpointId(): string {
   if (ticks <= lastTicks) ticks = lastTicks + 1n;
   lastTicks = ticks;
   const hex = ticks.toString(16).padStart(15, '0');
-  const clockSeq = ((randomBytes(2).readUInt16BE(0) & 0x3fff) | 0x8000).toString(16);
+  // The variant and 14 random bits of clock sequence, from randomUUID's pooled entropy (see newThreadId).
+  const clockSeq = randomUUID().slice(19, 23);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-6${hex.slice(12, 15)}-${clockSeq}-${node}`;
 }
 
