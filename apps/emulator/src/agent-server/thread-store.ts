@@ -71,7 +71,7 @@ export class ThreadStore {
       deleteThread: db.prepare('DELETE FROM threads WHERE thread_id = ?'),
       updateThread: db.prepare('UPDATE threads SET metadata = ?, updated_at = ?, expires_at = coalesce(?, expires_at) WHERE thread_id = ?'),
       deleteKey: db.prepare('DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = ? AND key = ?'),
-      expired: db.prepare('SELECT thread_id FROM threads WHERE expires_at <= ?').pluck(),
+      deleteExpired: db.prepare('DELETE FROM threads WHERE expires_at <= ?'),
       earliestExpiry: db.prepare('SELECT min(expires_at) FROM threads WHERE expires_at IS NOT NULL').pluck(),
       deleteOlderCheckpoints: db.prepare('DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ?'),
       orphanCheckpoint: db.prepare('UPDATE checkpoints SET parent_checkpoint_id = NULL WHERE thread_id = ? AND checkpoint_id = ?'),
@@ -316,11 +316,7 @@ export class ThreadStore {
   purgeExpired(nowMs: number): number {
     if (!this.earliestExpiryKnown) this.refreshEarliestExpiry();
     if (nowMs < this.earliestExpiry) return 0;
-    const expired = this.transaction(() => {
-      const ids = this.statements.expired.all(nowMs) as string[];
-      for (const id of ids) this.statements.deleteThread.run(id);
-      return ids.length;
-    });
+    const expired = this.transaction(() => this.statements.deleteExpired.run(nowMs).changes);
     this.refreshEarliestExpiry();
     return expired;
   }
