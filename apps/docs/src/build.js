@@ -6,6 +6,8 @@
 //                         renders with no network at all
 //   specs/<api>.{json,yaml} the bundles, for download
 //   <api>-changelog.html  the API's changes: not yet released, then each release (changelog.js)
+//   conformance.html      every check of `agentplane conformance` and a sample report of a real
+//                         run against the emulator (conformance.js)
 //
 // Each operation of a Redoc page carries code samples (curl, TypeScript, the CLI) generated from
 // the spec's examples (code-samples.js) and checked before any page is built (sample-checks.js):
@@ -22,9 +24,11 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { checkCatalog } from '@agentplane/conformance';
 import { listOperations, REPO_ROOT } from '@agentplane/openapi-toolkit';
 import { readChangelogSources, renderChangelogPage } from './changelog.js';
 import { generateCodeSamples, SAMPLE_KINDS, withCodeSamples } from './code-samples.js';
+import { CONFORMANCE_PAGE, renderConformancePage, sampleConformanceReport } from './conformance.js';
 import { escapeHtml, renderGuide } from './guide.js';
 import { checkCodeSamples } from './sample-checks.js';
 import { DIST_DIR, DOCS_DIR, GENERATED_DIR, PAGES } from './site.js';
@@ -87,6 +91,15 @@ for (const { name, page, changelogPage, spec } of apis) {
   fs.writeFileSync(path.join(DIST_DIR, changelogPage), html);
 }
 
+fs.writeFileSync(
+  path.join(DIST_DIR, CONFORMANCE_PAGE),
+  renderConformancePage({
+    checks: checkCatalog(),
+    sample: await sampleConformanceReport(),
+    references: Object.fromEntries(apis.map(({ name, page }) => [name, page])),
+  }),
+);
+
 const cards = apis
   .map(
     ({ name, page, changelogPage, spec, operationCount }) => `      <li>
@@ -101,7 +114,9 @@ const cards = apis
 const guide = renderGuide(REPO_ROOT);
 const index = template.replace('<!-- GUIDE_TOC -->', guide.toc).replace('<!-- GUIDE -->', guide.html).replace('<!-- API_CARDS -->', cards);
 fs.writeFileSync(path.join(DIST_DIR, 'index.html'), index);
-console.log(`docs: ${path.relative(process.cwd(), DIST_DIR)}/index.html, ${apis.flatMap((a) => [a.page, a.changelogPage]).join(', ')}`);
+console.log(
+  `docs: ${path.relative(process.cwd(), DIST_DIR)}/index.html, ${[...apis.flatMap((a) => [a.page, a.changelogPage]), CONFORMANCE_PAGE].join(', ')}`,
+);
 
 /**
  * Replaces the CDN logo URLs of the Redoc bundle with a data URI of the local mark.

@@ -1,18 +1,20 @@
-// Opens the built docs in headless Chromium: the index links every API page, each page shows
-// every operation's summary, an operation shows its code samples (curl, TypeScript, the CLI),
-// nothing is loaded from outside localhost, and a full-page screenshot of each page is saved to
-// test-results/docs/ as an artifact. AGENTPLANE_DOCS_SCREENSHOT names a file to save the code
+// Opens the built docs in headless Chromium: the index links every API page and the conformance
+// page (every check, a sample report), each API page shows every operation's summary, an
+// operation shows its code samples (curl, TypeScript, the CLI), nothing is loaded from outside
+// localhost, and a full-page screenshot of each page is saved to test-results/docs/ as an artifact. AGENTPLANE_DOCS_SCREENSHOT names a file to save the code
 // samples panel of createDeployment to, as well.
 //
 // Without Chromium the test is skipped with a notice saying how to install it, except in CI
 // (CI=true), where a missing browser is a failure.
 import fs from 'node:fs';
 import path from 'node:path';
+import { checkCatalog } from '@agentplane/conformance';
 import { listOperations, REPO_ROOT } from '@agentplane/openapi-toolkit';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCodeSamples, SAMPLE_KINDS } from '../src/code-samples.js';
+import { CONFORMANCE_PAGE } from '../src/conformance.js';
 import { serveStatic } from '../src/serve.js';
 import { DIST_DIR, PAGES } from '../src/site.js';
 
@@ -100,6 +102,28 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'index.png'), fullPage: true });
     expect(external).toEqual([]);
     await context.close();
+  });
+
+  it('index links the conformance page, which lists every check and shows a sample report', async () => {
+    const index = await open('index.html');
+    await index.tab.locator(`nav a[href="./${CONFORMANCE_PAGE}"]`).click();
+    await index.tab.waitForURL(`**/${CONFORMANCE_PAGE}`);
+    const { tab } = index;
+    await expect(tab.locator('h1').textContent()).resolves.toBe('agentplane conformance');
+    const checks = checkCatalog();
+    await expect(tab.locator('tbody tr').count()).resolves.toBe(checks.length);
+    for (const check of checks) {
+      const row = tab.locator(`tr[id="${check.id}"]`);
+      await expect(row.isVisible(), check.id).resolves.toBe(true);
+      await expect(row.locator('td').nth(3).textContent(), check.id).resolves.toBe(check.rule);
+    }
+    const sample = await tab.locator('section#sample pre').textContent();
+    expect(sample).toContain('every served operation conforms');
+    expect(sample).toMatch(/search:limit-offset\s+pass/);
+    await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'conformance.png'), fullPage: true });
+    expect(index.external).toEqual([]);
+    expect(index.errors).toEqual([]);
+    await index.context.close();
   });
 
   for (const { name, changelogPage, bundleJson } of PAGES) {

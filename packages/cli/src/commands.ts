@@ -1,5 +1,7 @@
 // The command table: each command's words, arguments, flags, help text and implementation.
 
+import { checkCatalog, RUN_TAG } from '@agentplane/conformance';
+import { conformanceCommand } from './commands/conformance.js';
 import { deployCommand } from './commands/deploy.js';
 import { deleteCommand, poolGetCommand, providerGetCommand, revisionsCommand, statusCommand } from './commands/inspect.js';
 import { waitCommand } from './commands/wait.js';
@@ -102,6 +104,26 @@ export const COMMANDS: CommandSpec[] = [
     description: ["<id> is the provider's provider_id slug (such as github), not its internal id. No client secret is ever shown."],
     examples: ['agentplane provider get github'],
     run: providerGetCommand,
+  },
+  {
+    words: ['conformance'],
+    args: [],
+    flags: ['agent-server', 'control-plane', 'api-key', 'graph-id', 'allow-writes', 'only', 'skip', 'junit', 'json', 'help'],
+    summary: 'Check a live agent server and/or control plane against the contract: every answer, and the behaviour.',
+    description: [
+      "Validates every answer against the bundled spec of this CLI's version (status documented, body valid, error shapes, declared headers) and runs stateful scenarios a schema cannot express (history order and paging, state at a checkpoint, copies, search filters and counts, update state, deletes, 404 and 422 shapes). Progress goes to stderr, the summary table (area, check, pass / fail / not served) to stdout.",
+      'Safe against real servers: it creates only its own threads (tagged in metadata) and deletes them at the end, even when interrupted; it never reads, changes or deletes anything else. The control plane is only read unless --allow-writes. 429 answers are waited out. --api-key is sent to both APIs.',
+      `Checks (names for --only and --skip): the areas ${[...new Set(checkCatalog().map((c) => c.area))].join(', ')} (schema: one check per operation, named schema:<operationId>); a check id such as search:sort; an operation id such as getThread; a spec tag such as Threads. The docs site's conformance page lists every check with the rule it enforces. A failure on a rule where the spec declares that the LangGraph JS server differs on purpose names that difference's id; on any other server it is a failure like the rest.`,
+      `Safety details: threads carry metadata.${RUN_TAG} = the run's id (printed with the summary); every search and count the run makes filters on it. Ctrl-C (SIGINT) or SIGTERM stops after the request in flight, deletes what the run created, prints the summary and exits 130 (143 for SIGTERM); a second one exits at once, without the cleanup. A 429 is waited out as Retry-After says, for at most 2 minutes per request, and shown in the progress.`,
+      'Exit 0 when every served operation conforms (an operation the server does not serve is reported, not failed), 1 when a check fails or the cleanup could not delete something, 3 for a usage error, 130 when interrupted (after the cleanup).',
+    ],
+    examples: [
+      'agentplane conformance --agent-server https://my-deployment.example.com --api-key "$KEY"',
+      'agentplane conformance --agent-server http://127.0.0.1:8123 --junit conformance.xml',
+      'agentplane conformance --control-plane https://api.example.com --api-key "$KEY" --allow-writes --json > conformance.json',
+      'agentplane conformance --agent-server http://127.0.0.1:2024 --graph-id agent --skip pruneThreads',
+    ],
+    run: conformanceCommand,
   },
 ];
 

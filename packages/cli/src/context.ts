@@ -52,6 +52,11 @@ export class Context {
     this.now = options.now ?? Date.now;
   }
 
+  /** The fetch the run was given, if any (tests inject one). */
+  get fetch(): RunOptions['fetch'] {
+    return this.options.fetch;
+  }
+
   get json(): boolean {
     return this.flags.json === true;
   }

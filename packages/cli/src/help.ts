@@ -7,12 +7,13 @@ import { VERSION } from './version.js';
 export const EXIT_CODE_HELP = `Exit codes:
   0    deployed (deploy, wait); done (the other commands)
   1    the revision failed (its status and a hint are printed); or the control plane could not
-       be reached or answered an unexpected error
+       be reached or answered an unexpected error; or (conformance) a check failed
   2    timed out (--timeout) before the revision finished; it goes on on the server
   3    usage error: a bad flag or argument, missing or refused credentials (401), or a request
        the control plane refused as invalid (422, naming the flag and why)
   4    not found: the deployment, revision, pool or provider does not exist
-  130  interrupted (Ctrl-C) while waiting; nothing was cancelled or rolled back`;
+  130  interrupted (Ctrl-C) while waiting; nothing was cancelled or rolled back (conformance:
+       after deleting what the run created)`;
 
 const ENV_HELP = `Environment:
   AGENTPLANE_BASE_URL, AGENTPLANE_API_KEY, AGENTPLANE_TENANT_ID, AGENTPLANE_BEARER_TOKEN
@@ -51,7 +52,8 @@ export function commandHelp(spec: CommandSpec): string {
     spec.summary,
     ...spec.description.map((p) => indented('', p)),
     own.length > 0 ? `Flags:\n${flagHelp(own)}` : '',
-    `Connection and output flags:\n${flagHelp(COMMON_FLAGS)}`,
+    // Only those the command takes: the parser refuses the others for it.
+    `Connection and output flags:\n${flagHelp(COMMON_FLAGS.filter((f) => spec.flags.includes(f)))}`,
     `Examples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`,
     EXIT_CODE_HELP,
   ];

@@ -65,6 +65,31 @@ export const FLAGS = {
     help: 'A secret (environment variable) for the deployment; repeatable. NAME alone reads the value from the environment variable NAME. On an existing deployment, the secrets given replace all of its secrets.',
   },
   'no-wait': { type: 'boolean', help: 'Return once the revision is created, without waiting for it (exit 0).' },
+  // Conformance.
+  'agent-server': {
+    type: 'string',
+    value: 'url',
+    env: 'AGENTPLANE_AGENT_SERVER_URL',
+    help: 'Agent server (deployment URL) to check against the thread API contract.',
+  },
+  'control-plane': { type: 'string', value: 'url', help: 'Control plane (root URL, without /v2) to check against its contract.' },
+  'graph-id': {
+    type: 'string',
+    value: 'id',
+    help: 'metadata.graph_id of the threads the run creates, for servers that need a graph to write state (a LangGraph server: a graph it serves).',
+  },
+  'allow-writes': {
+    type: 'boolean',
+    help: 'Also check what needs writes on the control plane: create a deployment of the run (deleted at the end). Deployments cost money.',
+  },
+  only: { type: 'string', multiple: true, value: 'name', help: 'Only the checks about this operation, tag, area or check id; repeatable.' },
+  skip: {
+    type: 'string',
+    multiple: true,
+    value: 'name',
+    help: 'Not the checks calling this operation (or tag, area, check id); repeatable.',
+  },
+  junit: { type: 'string', value: 'file', help: 'Also write the results as JUnit XML to this file.' },
   // Listing.
   status: { type: 'string', value: 'STATUS', help: 'Only revisions with this status (DEPLOYED, BUILD_FAILED, ...).' },
   limit: { type: 'string', value: 'n', default: '20', help: 'Show at most n revisions, newest first.' },

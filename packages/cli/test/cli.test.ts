@@ -7,6 +7,7 @@ import { json } from '@agentplane/openapi-toolkit/testing';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, commandName } from '../src/commands.js';
 import { EXIT, InterruptedError } from '../src/index.js';
+import { COMMON_FLAGS } from '../src/options.js';
 import { cli } from './support/cli.js';
 import { CONTROL_PLANE_CREDENTIALS, testControlPlane } from './support/control-plane.js';
 
@@ -33,7 +34,10 @@ describe('help and version', () => {
     expect(result.stdout).toMatch(new RegExp(`^Usage: agentplane ${name} `));
     expect(result.stdout).toContain('Examples:');
     expect(result.stdout).toContain('Exit codes:');
-    expect(result.stdout).toContain('--base-url <url>');
+    // Every flag the command takes, and none it refuses (conformance takes no --base-url).
+    const spec = COMMANDS.find((c) => commandName(c) === name)!;
+    for (const flag of spec.flags) expect(result.stdout).toMatch(new RegExp(`--${flag}\\b`));
+    for (const flag of COMMON_FLAGS.filter((f) => !spec.flags.includes(f))) expect(result.stdout).not.toContain(`--${flag}`);
     expect(result.stderr).toBe('');
   });
 

@@ -75,6 +75,7 @@ describe('repository', () => {
       '@agentplane/agent-server',
       '@agentplane/cli',
       '@agentplane/client-core',
+      '@agentplane/conformance',
       '@agentplane/control-plane',
     ]);
     for (const pkg of published) {

@@ -1,0 +1,65 @@
+// `agentplane conformance` against the emulator in process: exit codes, the report on stdout
+// (table or --json), progress on stderr, the JUnit file, and usage errors.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createEmulator } from '@agentplane/emulator';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../src/index.js';
+
+const emulator = createEmulator();
+afterAll(() => emulator.close());
+const fetch = (request: Request) =>
+  request.url.startsWith(emulator.agentServer.url) ? emulator.agentServer.fetch(request) : emulator.controlPlane.fetch(request);
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(argv, { fetch, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+  return { code, stdout, stderr };
+}
+
+describe('agentplane conformance', () => {
+  it('exits 0 with the summary table when every check passes, progress on stderr, and writes JUnit', async () => {
+    const junit = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-')), 'report.xml');
+    const { code, stdout, stderr } = await cli(
+      'conformance',
+      '--agent-server',
+      emulator.agentServer.url,
+      '--only',
+      'search',
+      '--junit',
+      junit,
+    );
+    expect(stderr).toContain('✔ agent-server search      search:sort: pass');
+    expect(stdout).toMatch(/search:count-and-total\s+pass/);
+    expect(stdout).toContain('every served operation conforms');
+    expect(code).toBe(0);
+    const xml = fs.readFileSync(junit, 'utf8');
+    expect(xml).toContain('<testsuite name="agentplane conformance: agent-server"');
+    expect(xml).not.toContain('<failure');
+  });
+
+  it('--json prints the report, and the control plane is only read without --allow-writes', async () => {
+    const { code, stdout } = await cli(
+      'conformance',
+      '--control-plane',
+      emulator.controlPlane.url,
+      '--api-key',
+      emulator.defaultApiKey!,
+      '--json',
+    );
+    const report = JSON.parse(stdout) as { ok: boolean; results: { id: string }[]; cleanup: { created: number } };
+    expect(code).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(report.cleanup.created).toBe(0);
+    expect(report.results.map((r) => r.id)).not.toContain('deployments:first-revision');
+  });
+
+  it('is a usage error (exit 3) without a server, or with a selector that names nothing', async () => {
+    expect((await cli('conformance')).code).toBe(3);
+    const unknown = await cli('conformance', '--agent-server', emulator.agentServer.url, '--only', 'getThreads');
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('--only "getThreads" names no check, area, operation or tag');
+  });
+});

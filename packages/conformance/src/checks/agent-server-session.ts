@@ -1,0 +1,163 @@
+// What the agent server checks share: the typed client (through the recording fetch), the
+// run's tag, and the threads the run created. Every thread carries the tag in its metadata, every
+// search and count filters on it, and the runner deletes every live thread at the end: a run
+// reads, changes and deletes nothing but its own threads.
+import type { AgentServerClient, Superstep, Thread, ThreadCreate, ThreadState } from '@agentplane/agent-server';
+import type { Verify } from '../verify.js';
+
+/** The metadata key that marks a run's threads; its value is the run's id. */
+export const RUN_TAG = 'agentplane_conformance_run';
+
+/** An answer as a check reads it. */
+export interface Answer<T> {
+  status: number;
+  data: T | undefined;
+  error: unknown;
+  headers: Headers;
+}
+
+export async function answer<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Answer<T>> {
+  const { data, error, response } = await call;
+  return { status: response.status, data, error, headers: response.headers };
+}
+
+const human = { type: 'human' as const, content: 'Weather in Paris?', id: 'h-1' };
+
+/**
+ * A conversation with a tool call as an agent writes it: the input (written to `__start__`), the
+ * `__start__` superstep applying it, the agent's tool call, the tool's answer, and the agent's
+ * answer together with a RemoveMessage of the question (decision A5).
+ */
+export const CONVERSATION: Superstep[] = [
+  { updates: [{ as_node: '__input__', values: { messages: [human], topic: 'weather' } }] },
+  { updates: [{ as_node: '__start__', values: { messages: [human], topic: 'weather' } }] },
+  {
+    updates: [
+      {
+        as_node: 'agent',
+        values: {
+          messages: [{ type: 'ai', id: 'a-1', content: '', tool_calls: [{ id: 'call-1', name: 'get_weather', args: { city: 'Paris' } }] }],
+        },
+      },
+    ],
+  },
+  {
+    updates: [
+      {
+        as_node: 'tools',
+        values: {
+          messages: [{ type: 'tool', id: 't-1', content: 'sunny', tool_call_id: 'call-1', name: 'get_weather', status: 'success' }],
+        },
+      },
+    ],
+  },
+  {
+    updates: [
+      {
+        as_node: 'agent',
+        values: {
+          messages: [
+            { type: 'ai', id: 'a-2', content: 'It is sunny.' },
+            { type: 'remove', id: 'h-1' },
+          ],
+        },
+      },
+    ],
+  },
+];
+
+/** The conversation's final values, as [type, id, content] per message. */
+export const CONVERSATION_MESSAGES = [
+  ['ai', 'a-1', ''],
+  ['tool', 't-1', 'sunny'],
+  ['ai', 'a-2', 'It is sunny.'],
+];
+
+/** Messages as [type, id, content]: what a check compares (servers may add default fields). */
+export function messageSummary(values: unknown): unknown {
+  const messages = (values as { messages?: unknown } | null | undefined)?.messages;
+  if (!Array.isArray(messages)) return messages;
+  return messages.map((m: { type?: unknown; id?: unknown; content?: unknown }) => [m.type, m.id, m.content]);
+}
+
+/** UUIDs no server has. */
+export const UNKNOWN_THREAD = '3b7e9f1a-2c4d-4e6f-8a0b-1c2d3e4f5a6b';
+export const UNKNOWN_CHECKPOINT = '1f0a0000-0000-6000-8000-000000000000';
+
+export class AgentServerSession {
+  /** Threads this run created and has not deleted. */
+  readonly live = new Set<string>();
+  created = 0;
+  /** Threads of the run its checks deleted (delete, prune). */
+  removed = 0;
+
+  constructor(
+    readonly client: AgentServerClient,
+    readonly runId: string,
+    /** metadata.graph_id for the run's threads: servers that run graphs need it to write state. */
+    readonly graphId: string | undefined,
+  ) {}
+
+  /** The metadata every thread of the run carries. */
+  get tag(): Record<string, unknown> {
+    return { [RUN_TAG]: this.runId };
+  }
+
+  /** Creates a thread of this run (its metadata tagged); a failure stops the check. */
+  async create(verify: Verify, body: ThreadCreate = {}, withGraph = true): Promise<Thread> {
+    const metadata = { ...this.tag, ...(withGraph && this.graphId ? { graph_id: this.graphId } : {}), ...body.metadata };
+    const created = await answer(this.client.POST('/threads', { body: { ...body, metadata } }));
+    if (created.data) this.track(created.data.thread_id);
+    if (created.status !== 200 || !created.data) verify.stop(`createThread answered ${created.status}: ${short(created.error)}`);
+    return created.data;
+  }
+
+  /** A thread of this run created with the conversation. */
+  conversation(verify: Verify, metadata: Record<string, unknown> = {}): Promise<Thread> {
+    return this.create(verify, { metadata, supersteps: CONVERSATION });
+  }
+
+  /** A thread of the run a check deleted. */
+  forget(threadId: string): void {
+    if (this.live.delete(threadId)) this.removed++;
+  }
+
+  track(threadId: string): void {
+    if (!this.live.has(threadId)) this.created++;
+    this.live.add(threadId);
+  }
+
+  async history(verify: Verify, threadId: string, body: Record<string, unknown> = { limit: 100 }): Promise<ThreadState[]> {
+    const history = await answer(
+      this.client.POST('/threads/{thread_id}/history', { params: { path: { thread_id: threadId } }, body: body as never }),
+    );
+    if (history.status !== 200 || !history.data) verify.stop(`getThreadHistory answered ${history.status}: ${short(history.error)}`);
+    return history.data;
+  }
+
+  async state(verify: Verify, threadId: string): Promise<ThreadState> {
+    const state = await answer(this.client.GET('/threads/{thread_id}/state', { params: { path: { thread_id: threadId } } }));
+    if (state.status !== 200 || !state.data) verify.stop(`getThreadState answered ${state.status}: ${short(state.error)}`);
+    return state.data;
+  }
+
+  /** Search among this run's threads only (the tag is always part of the metadata filter). */
+  search(body: Record<string, unknown>) {
+    const metadata = { ...this.tag, ...(body.metadata as Record<string, unknown> | undefined) };
+    return answer(this.client.POST('/threads/search', { body: { ...body, metadata } as never }));
+  }
+
+  count(body: Record<string, unknown>) {
+    const metadata = { ...this.tag, ...(body.metadata as Record<string, unknown> | undefined) };
+    return answer(this.client.POST('/threads/count', { body: { ...body, metadata } as never }));
+  }
+}
+
+export function short(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text === undefined ? '(no body)' : text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}
+
+/** The checkpoint id of a state, read from its `checkpoint` (which every server answers). */
+export const checkpointIdOf = (state: ThreadState | undefined) => state?.checkpoint?.checkpoint_id ?? undefined;
+export const parentIdOf = (state: ThreadState | undefined) => state?.parent_checkpoint?.checkpoint_id ?? undefined;

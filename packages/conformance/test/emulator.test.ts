@@ -1,0 +1,50 @@
+// The run against the emulator, in process: the emulator keeps the contract, so every check
+// passes, on both APIs, writes to the control plane included, and the run leaves nothing behind.
+import { createEmulator } from '@agentplane/emulator';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ConformanceReport } from '../src/index.js';
+import { runConformance, summaryTable } from '../src/index.js';
+
+const errors: string[] = [];
+const emulator = createEmulator({ revisionStepMs: 5, onError: (message) => errors.push(message) });
+afterAll(() => emulator.close());
+
+describe('a run against the emulator', () => {
+  let report: ConformanceReport;
+
+  it('passes every check', async () => {
+    report = await runConformance({
+      agentServer: { url: emulator.agentServer.url, fetch: emulator.agentServer.fetch },
+      controlPlane: {
+        url: emulator.controlPlane.url,
+        apiKey: emulator.defaultApiKey!,
+        fetch: emulator.controlPlane.fetch,
+        allowWrites: true,
+        pollIntervalMs: 10,
+      },
+    });
+    console.log(summaryTable(report));
+    expect(
+      report.results.filter((result) => result.verdict !== 'pass').map((result) => [result.id, result.verdict, result.findings]),
+    ).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('leaves no thread and no deployment behind', async () => {
+    expect(report.cleanup.failures).toEqual([]);
+    expect(report.cleanup.deleted).toBe(report.cleanup.created);
+    const threads = await emulator.agentServer.fetch(
+      new Request(`${emulator.agentServer.url}/threads/count`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      }),
+    );
+    expect(await threads.json()).toBe(0);
+    const deployments = await emulator.controlPlane.fetch(
+      new Request(`${emulator.controlPlane.url}/v2/deployments`, { headers: { 'X-Api-Key': emulator.defaultApiKey! } }),
+    );
+    expect(((await deployments.json()) as { resources: unknown[] }).resources).toEqual([]);
+  });
+});

@@ -1,0 +1,73 @@
+// 429 answers are waited out, not counted: a rate-limiting proxy (node:http) in front of the
+// emulator answers 429 to some requests, with Retry-After in both of its forms (seconds and an
+// HTTP date), and the run still passes every check, its report saying how many it waited out.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RunningEmulator } from '@agentplane/emulator';
+import { startEmulator } from '@agentplane/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RateLimitWait } from '../src/index.js';
+import { rateLimitLine, runConformance, summaryTable } from '../src/index.js';
+
+/** Which requests (1-based, in arrival order) the proxy refuses, and the Retry-After it sends. */
+const REFUSED: Record<number, () => string> = {
+  3: () => '1',
+  // An HTTP date has whole seconds: one second ahead is at most a second's wait.
+  8: () => new Date(Date.now() + 1_000).toUTCString(),
+  12: () => '0',
+};
+
+let emulator: RunningEmulator;
+let proxy: http.Server;
+let proxyUrl: string;
+const refusedRequests: string[] = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ db: ':memory:', controlPlanePort: 0, agentServerPort: 0 });
+  let seen = 0;
+  proxy = http.createServer((request, response) => {
+    seen++;
+    const retryAfter = REFUSED[seen]?.();
+    if (retryAfter !== undefined) {
+      refusedRequests.push(`${request.method} ${request.url}`);
+      request.resume();
+      response.writeHead(429, { 'Retry-After': retryAfter, 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ detail: 'Too many requests.' }));
+      return;
+    }
+    const upstream = http.request(
+      new URL(request.url ?? '/', emulator.agentServerUrl),
+      { method: request.method, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => proxy?.close(resolve));
+  await emulator?.close();
+});
+
+describe('a run behind a rate-limiting proxy', () => {
+  it('waits out every 429 (Retry-After in seconds and as a date), and passes every check', async () => {
+    const waits: RateLimitWait[] = [];
+    const report = await runConformance({ agentServer: { url: proxyUrl }, onRateLimit: (wait) => waits.push(wait) });
+    const table = summaryTable(report);
+    console.log(table);
+    expect(refusedRequests).toHaveLength(Object.keys(REFUSED).length);
+    expect(report.results.filter((result) => result.verdict !== 'pass').map((result) => [result.id, result.findings])).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.rateLimited.answers).toBe(3);
+    expect(waits.map((wait) => wait.waitMs)).toEqual([1_000, expect.any(Number), 0]);
+    expect(waits[1]!.waitMs).toBeLessThanOrEqual(1_000);
+    expect(rateLimitLine(waits[0]!)).toMatch(/^… agent-server \w+: 429, waiting 1\.0 s as Retry-After says \(not a failure\)$/);
+    expect(table).toMatch(/rate limited: waited out 3 429 answer\(s\), [\d.]+ s in all/);
+    expect(report.cleanup.deleted).toBe(report.cleanup.created);
+  });
+});
