@@ -129,31 +129,9 @@ function operations({ threadIds, conversations, toDelete, toPrune }) {
     ...(body ? { body: () => JSON.stringify(body()) } : {}),
   });
   return [
-    {
-      endpoint: endpoint(
-        'POST /threads {metadata}',
-        'POST',
-        () => '/threads',
-        () => ({ metadata: metadataFrom(metadataRandom) }),
-      ),
-    },
-    {
-      endpoint: endpoint(
-        'POST /threads, 3 supersteps',
-        'POST',
-        () => '/threads',
-        () => ({ metadata: metadataFrom(metadataRandom), supersteps: SUPERSTEPS }),
-      ),
-    },
+    // Reads first, on the store as seeded (THREADS + CONVERSATIONS threads on every server); the
+    // writes after them grow each store by what that server managed to create.
     { endpoint: endpoint('GET /threads/{id}', 'GET', () => `/threads/${thread()}`) },
-    {
-      endpoint: endpoint(
-        'PATCH /threads/{id}',
-        'PATCH',
-        () => `/threads/${thread()}`,
-        () => ({ metadata: { reviewed: pick(random, 100) } }),
-      ),
-    },
     {
       endpoint: endpoint(
         'POST /threads/search, metadata',
@@ -191,6 +169,30 @@ function operations({ threadIds, conversations, toDelete, toPrune }) {
         'POST',
         () => `/threads/${conversation().threadId}/history`,
         () => ({ limit: 10 }),
+      ),
+    },
+    {
+      endpoint: endpoint(
+        'POST /threads {metadata}',
+        'POST',
+        () => '/threads',
+        () => ({ metadata: metadataFrom(metadataRandom) }),
+      ),
+    },
+    {
+      endpoint: endpoint(
+        'POST /threads, 3 supersteps',
+        'POST',
+        () => '/threads',
+        () => ({ metadata: metadataFrom(metadataRandom), supersteps: SUPERSTEPS }),
+      ),
+    },
+    {
+      endpoint: endpoint(
+        'PATCH /threads/{id}',
+        'PATCH',
+        () => `/threads/${thread()}`,
+        () => ({ metadata: { reviewed: pick(random, 100) } }),
       ),
     },
     { endpoint: endpoint('POST /threads/{id}/copy', 'POST', () => `/threads/${conversation().threadId}/copy`) },
@@ -309,7 +311,10 @@ export async function run() {
       `(delete and prune: ${CONSUMED_PER_ROUND} requests per round, each on its own thread); req/s of the median round. Each stateful server holds ${THREADS.toLocaleString('en-US')} threads`,
     );
     console.log(
-      `and ${CONVERSATIONS} created with 3 supersteps, made through its API (creates/s while seeding: emulator ${fmtRate(seededEmulator.createsPerSecond)}, LangGraph JS ${fmtRate(seededLangGraph.createsPerSecond)}).`,
+      `and ${CONVERSATIONS} created with 3 supersteps, made through its API (creates/s while seeding: emulator ${fmtRate(seededEmulator.createsPerSecond)}, LangGraph JS ${fmtRate(seededLangGraph.createsPerSecond)}),`,
+    );
+    console.log(
+      `plus the targets of the delete and prune rows (metadata without a tenant). The reads run first, on that store; each write row then adds what that server created.`,
     );
     console.log(
       'CPU/req: the server process\'s CPU time per 2xx answer. "not served": the LangGraph JS server answers 404 (no such route).\n',

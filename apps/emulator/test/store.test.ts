@@ -29,6 +29,39 @@ describe('database', () => {
     again.close();
   });
 
+  it("migration 5 keeps every filter key of a version-4 file, each with its thread's creation time", () => {
+    const file = path.join(dir, 'v4.db');
+    const old = new Database(file);
+    for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
+    old.pragma('user_version = 4');
+    const threads = [
+      ['0e1c7a52-8b1f-4d3a-9e6f-2a4b6c8d0e1f', '2026-01-01T00:00:00.000Z', 'acme'],
+      ['5f2d8b63-9c2a-4e4b-8f7a-3b5c7d9e1f2a', '2026-01-02T00:00:00.000Z', 'acme'],
+      ['9a3e9c74-ad3b-4f5c-9a8b-4c6d8e0f2a3b', '2026-01-03T00:00:00.000Z', 'globex'],
+    ] as const;
+    for (const [id, at, tenant] of threads) {
+      old
+        .prepare(
+          "INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, \"values\", config) VALUES (?, ?, ?, ?, 'idle', ?, '{}', '{}')",
+        )
+        .run(id, at, at, at, JSON.stringify({ tenant }));
+      old
+        .prepare("INSERT INTO thread_filter_keys (scope, key, value_hash, thread_id) VALUES ('metadata', 'tenant', ?, ?)")
+        .run(`h-${tenant}`, id);
+    }
+    old.close();
+
+    const db = openDatabase(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.prepare('SELECT thread_id, created_at, value_hash FROM thread_filter_keys ORDER BY created_at').raw().all()).toEqual(
+      threads.map(([id, at, tenant]) => [id, at, `h-${tenant}`]),
+    );
+    // Deleting a thread still takes its keys with it.
+    db.prepare('DELETE FROM threads WHERE thread_id = ?').run(threads[0][0]);
+    expect(db.prepare('SELECT count(*) FROM thread_filter_keys').pluck().get()).toBe(2);
+    db.close();
+  });
+
   it('refuses a file from a newer emulator instead of corrupting it', () => {
     const file = path.join(dir, 'newer.db');
     const raw = new Database(file);
@@ -114,7 +147,8 @@ describe('reading a search page', () => {
   it('gives the same page both ways, the page a thread-by-thread sort gives, for every sort and order', () => {
     const db = openDatabase(':memory:');
     const store = new ThreadStore(db, new CommitGroup(db, () => {}));
-    const at = (i: number) => new Date(1_700_000_000_000 + ((i * 7919) % 1000) * 1000).toISOString();
+    // Three threads share each timestamp: the rowid (creation order) breaks the ties.
+    const at = (i: number) => new Date(1_700_000_000_000 + ((i * 7919) % 40) * 1000).toISOString();
     const threads = Array.from({ length: 120 }, (_, i) => ({
       thread_id: crypto.randomUUID(),
       created_at: at(i),
@@ -131,7 +165,11 @@ describe('reading a search page', () => {
     const rowid = new Map(threads.map((t, i) => [t.thread_id, i + 1]));
     for (const sort_by of SORTS) {
       for (const sort_order of ['asc', 'desc'] as const) {
-        for (const filter of [{ metadata: { graph_id: 'agent' } }, { metadata: { tenant: 't-3' }, status: 'interrupted' as const }]) {
+        for (const filter of [
+          { metadata: { graph_id: 'agent' } },
+          { metadata: { graph_id: 'agent', tenant: 't-3' } },
+          { metadata: { tenant: 't-3' }, status: 'interrupted' as const },
+        ]) {
           const query = { ...filter, sort_by, sort_order, limit: 7, offset: 2 };
           const expected = threads
             .filter((t) => Object.entries(filter.metadata).every(([k, v]) => (t.metadata as Record<string, string>)[k] === v))
@@ -142,7 +180,12 @@ describe('reading a search page', () => {
             })
             .slice(2, 9)
             .map((t) => t.thread_id);
-          for (const plan of ['filter-first', 'sort-first'] as const) {
+          const plans = [
+            'filter-first' as const,
+            'sort-first' as const,
+            ...(sort_by === 'created_at' && !('status' in filter) ? (['key-order'] as const) : []),
+          ];
+          for (const plan of plans) {
             const { sql, params } = searchPageSql(query, plan);
             const ids = (db.prepare(sql).all(...params) as { thread_id: string }[]).map((row) => row.thread_id);
             expect({ sort_by, sort_order, filter, plan, ids }).toEqual({ sort_by, sort_order, filter, plan, ids: expected });
@@ -171,11 +214,32 @@ describe('reading a search page', () => {
     db.close();
   });
 
+  it("reads key-order from the first key's rows in creation order, with no sort of them", () => {
+    const db = openDatabase(':memory:');
+    const query = {
+      metadata: { tenant: 't-1', graph_id: 'agent' },
+      sort_by: 'created_at' as const,
+      sort_order: 'desc' as const,
+      limit: 10,
+      offset: 0,
+    };
+    const { sql, params } = searchPageSql(query, 'key-order');
+    const steps = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail);
+    expect(steps).toContain('SEARCH b USING PRIMARY KEY (scope=? AND key=? AND value_hash=?)');
+    expect(steps).toContain('SEARCH k USING PRIMARY KEY (scope=? AND key=? AND value_hash=? AND created_at>?)');
+    expect(steps.filter((step) => step.includes('TEMP B-TREE'))).toEqual(['USE TEMP B-TREE FOR ORDER BY']); // the page's few rows only
+    db.close();
+  });
+
   it('chooses the way that visits fewer threads', () => {
     const page = { sort_by: 'created_at' as const, sort_order: 'desc' as const, limit: 10, offset: 0 };
     const everyThread = { ...page, metadata: { graph_id: 'agent' } };
-    expect(searchPlan(everyThread, 100_000, 100_000)).toBe('sort-first');
-    expect(searchPlan({ ...everyThread, metadata: { tenant: 't-7' } }, 334, 100_000)).toBe('filter-first');
+    expect(searchPlan(everyThread, 100_000, 100_000)).toBe('key-order');
+    expect(searchPlan({ ...everyThread, metadata: { tenant: 't-7' } }, 334, 100_000)).toBe('key-order');
+    expect(searchPlan({ ...everyThread, offset: 330 }, 334, 100_000)).toBe('filter-first'); // the page's last match does not exist
+    expect(searchPlan({ ...everyThread, sort_by: 'updated_at' }, 100_000, 100_000)).toBe('sort-first');
+    expect(searchPlan({ ...everyThread, sort_by: 'updated_at', metadata: { tenant: 't-7' } }, 334, 100_000)).toBe('filter-first');
+    expect(searchPlan({ ...everyThread, status: 'idle' }, 100_000, 100_000)).toBe('sort-first');
     expect(searchPlan({ ...page, ids: ['8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f'], metadata: { graph_id: 'agent' } }, 1, 1)).toBe(
       'filter-first',
     );

@@ -76,13 +76,16 @@ export class ThreadStore {
       deleteOlderCheckpoints: db.prepare('DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ?'),
       orphanCheckpoint: db.prepare('UPDATE checkpoints SET parent_checkpoint_id = NULL WHERE thread_id = ? AND checkpoint_id = ?'),
       setCheckpointMetadata: db.prepare('UPDATE checkpoints SET metadata = ? WHERE thread_id = ? AND checkpoint_id = ?'),
-      insertFilterKey: db.prepare('INSERT OR IGNORE INTO thread_filter_keys (scope, key, value_hash, thread_id) VALUES (?, ?, ?, ?)'),
+      // A key's row carries its thread's created_at (migration 5), read from the thread's row.
+      insertFilterKey: db.prepare(
+        'INSERT OR IGNORE INTO thread_filter_keys (scope, key, value_hash, created_at, thread_id) SELECT ?, ?, ?, created_at, thread_id FROM threads WHERE thread_id = ?',
+      ),
       insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       copyThread: db.prepare(
         'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, "values", config) SELECT ?, ?, ?, state_updated_at, ?, json_set(metadata, \'$.thread_id\', ?), "values", config FROM threads WHERE thread_id = ?',
       ),
       copyFilterKeys: db.prepare(
-        "INSERT INTO thread_filter_keys (scope, key, value_hash, thread_id) SELECT scope, key, value_hash, ? FROM thread_filter_keys WHERE thread_id = ? AND NOT (scope = 'metadata' AND key = 'thread_id')",
+        "INSERT INTO thread_filter_keys (scope, key, value_hash, created_at, thread_id) SELECT scope, key, value_hash, ?, ? FROM thread_filter_keys WHERE thread_id = ? AND NOT (scope = 'metadata' AND key = 'thread_id')",
       ),
       copyCheckpoints: db.prepare(
         `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks FROM checkpoints WHERE thread_id = ?`,
@@ -178,18 +181,13 @@ export class ThreadStore {
   copy(sourceId: string, newThreadId: string, now: string): boolean {
     const s = this.statements;
     if (s.copyThread.run(newThreadId, now, now, 'idle', newThreadId, sourceId).changes === 0) return false;
-    s.copyFilterKeys.run(newThreadId, sourceId);
+    s.copyFilterKeys.run(now, newThreadId, sourceId);
     s.insertFilterKey.run('metadata', 'thread_id', valueHash(newThreadId), newThreadId);
     s.copyCheckpoints.run(newThreadId, sourceId);
     return true;
   }
 
-  /**
-   * A page of the threads that match, and how many match. The page is read one of two ways
-   * (`searchPlan`), chosen from that number: a selective filter reads its matches from the
-   * filter-key index and sorts them; a broad one walks the sort column's index and keeps the
-   * threads that match until the page is full.
-   */
+  /** A page of the threads that match, and how many match: the page is read as `searchPlan` says for that number. */
   search(query: SearchQuery, options: { withValues?: boolean } = {}): { threads: ThreadRow[]; total: number } {
     const total = this.count(query);
     if (total === 0 || query.offset >= total) return { threads: [], total };
@@ -381,46 +379,70 @@ function prepared(
 
 type SearchQuery = Required<Pick<ThreadSearch, 'limit' | 'offset' | 'sort_by' | 'sort_order'>> & ThreadSearch;
 
+type SearchPlan = 'filter-first' | 'sort-first' | 'key-order';
+
 /**
- * How a search page is read. `filter-first`: the matches come from the filter-key index, then
- * are sorted; it costs about one lookup per match. `sort-first`: the sort column's index is
- * walked in order, each thread checked against the filter keys, until offset + limit matched;
- * with matches spread evenly that visits (offset + limit) × stored / matches threads. Whichever
- * visits fewer wins: over 100,000 threads, a page of 10 of those matching a key every thread has
- * takes 0.03 ms sort-first and 170 ms filter-first; of a key 300 threads have, 0.25 ms
- * filter-first and 3 ms sort-first. A list of `ids` is always read first.
+ * How a search page is read.
+ * - `key-order` (sorted by created_at): the first filter key's rows are in creation order, so the
+ *   page's last match is found by reading offset + limit of them (checking the other keys), and
+ *   the page is sorted from the matches created at or after it (ties included). It needs that
+ *   last match to exist (more matches than offset + limit) and no status or ids filter, which
+ *   those rows do not know.
+ * - `filter-first`: the matches come from the filter-key index, then are sorted; it costs about
+ *   one lookup per match.
+ * - `sort-first`: the sort column's index is walked in order, each thread checked against the
+ *   filter keys, until offset + limit matched; with matches spread evenly that visits
+ *   (offset + limit) × stored / matches threads.
+ * Otherwise whichever of the last two visits fewer wins: over 100,000 threads, a page of 10 of
+ * those matching a key every thread has takes 0.03 ms sort-first and 170 ms filter-first; of a key
+ * 300 threads have, 0.25 ms filter-first and 3 ms sort-first. A list of `ids` is always read first.
  */
-export function searchPlan(query: SearchQuery, matches: number, stored: number): 'filter-first' | 'sort-first' {
+export function searchPlan(query: SearchQuery, matches: number, stored: number): SearchPlan {
   if (query.ids !== undefined || filterKeysOf(query).length === 0) return 'filter-first';
+  if (query.sort_by === 'created_at' && query.status === undefined && matches > query.offset + query.limit) return 'key-order';
   return ((query.offset + query.limit) * stored) / matches < matches ? 'sort-first' : 'filter-first';
 }
 
 /** The SQL of a search page read by `plan`, and its parameters. */
-export function searchPageSql(
-  query: SearchQuery,
-  plan: 'filter-first' | 'sort-first',
-  columns: string = THREAD_COLUMNS,
-): { sql: string; params: unknown[] } {
+export function searchPageSql(query: SearchQuery, plan: SearchPlan, columns: string = THREAD_COLUMNS): { sql: string; params: unknown[] } {
   const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
   const order = `ORDER BY ${SORT_COLUMNS[query.sort_by]} ${direction}, t.rowid ${direction}`;
+  const page = [query.limit, query.offset];
   if (plan === 'filter-first') {
     const { filter, params } = filterClause(query);
-    return { sql: `SELECT ${columns} FROM threads t ${filter} ${order} LIMIT ? OFFSET ?`, params: [...params, query.limit, query.offset] };
+    return { sql: `SELECT ${columns} FROM threads t ${filter} ${order} LIMIT ? OFFSET ?`, params: [...params, ...page] };
+  }
+  const keys = filterKeysOf(query);
+  if (plan === 'key-order') {
+    // The matches of the first key's rows `k` that have the other keys too.
+    const matchesOf = (k: string) =>
+      [
+        `${k}.scope = ? AND ${k}.key = ? AND ${k}.value_hash = ?`,
+        ...keys
+          .slice(1)
+          .map(
+            () =>
+              `EXISTS (SELECT 1 FROM thread_filter_keys o WHERE o.thread_id = ${k}.thread_id AND o.scope = ? AND o.key = ? AND o.value_hash = ?)`,
+          ),
+      ].join(' AND ');
+    const last = `SELECT b.created_at FROM thread_filter_keys b WHERE ${matchesOf('b')} ORDER BY b.created_at ${direction} LIMIT 1 OFFSET ?`;
+    const candidates = `SELECT k.thread_id FROM thread_filter_keys k WHERE ${matchesOf('k')} AND k.created_at ${direction === 'DESC' ? '>=' : '<='} (${last})`;
+    return {
+      sql: `SELECT ${columns} FROM threads t WHERE t.thread_id IN (${candidates}) ${order} LIMIT ? OFFSET ?`,
+      params: [...keys.flat(), ...keys.flat(), query.offset + query.limit - 1, ...page],
+    };
   }
   // A correlated EXISTS per key: SQLite then walks the ORDER BY's index and probes each thread's
   // keys in thread_filter_keys_by_thread, where an IN list would be read whole first.
-  const where = filterKeysOf(query).map(
+  const where = keys.map(
     () => 'EXISTS (SELECT 1 FROM thread_filter_keys k WHERE k.thread_id = t.thread_id AND k.scope = ? AND k.key = ? AND k.value_hash = ?)',
   );
-  const params: unknown[] = filterKeysOf(query).flat();
+  const params: unknown[] = keys.flat();
   if (query.status) {
     where.push('t.status = ?');
     params.push(query.status);
   }
-  return {
-    sql: `SELECT ${columns} FROM threads t WHERE ${where.join(' AND ')} ${order} LIMIT ? OFFSET ?`,
-    params: [...params, query.limit, query.offset],
-  };
+  return { sql: `SELECT ${columns} FROM threads t WHERE ${where.join(' AND ')} ${order} LIMIT ? OFFSET ?`, params: [...params, ...page] };
 }
 
 /** The WHERE clause of the filters search and count share. */

@@ -123,4 +123,22 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX threads_by_state_updated_at ON threads (state_updated_at);
   `,
+  // 5: filter keys carry their thread's creation time (which never changes), so that a search
+  // sorted by created_at reads a page of a filter's matches in order from the key's rows, without
+  // looking at all of them (decision E12).
+  `
+  CREATE TABLE thread_filter_keys_v5 (
+    scope TEXT NOT NULL CHECK (scope IN ('metadata', 'values')),
+    key TEXT NOT NULL,
+    value_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    thread_id TEXT NOT NULL REFERENCES threads (thread_id) ON DELETE CASCADE,
+    PRIMARY KEY (scope, key, value_hash, created_at, thread_id)
+  ) WITHOUT ROWID;
+  INSERT INTO thread_filter_keys_v5 (scope, key, value_hash, created_at, thread_id)
+    SELECT k.scope, k.key, k.value_hash, t.created_at, k.thread_id FROM thread_filter_keys k JOIN threads t ON t.thread_id = k.thread_id;
+  DROP TABLE thread_filter_keys;
+  ALTER TABLE thread_filter_keys_v5 RENAME TO thread_filter_keys;
+  CREATE INDEX thread_filter_keys_by_thread ON thread_filter_keys (thread_id);
+  `,
 ];
