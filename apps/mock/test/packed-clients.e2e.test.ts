@@ -1,7 +1,7 @@
 // The packages as users get them: `npm pack` each, install the tarballs into a fresh project
 // outside the workspace, type-check a small program against their declarations, then run it
 // (and the installed `agentplane` executable) against the Prism mocks.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,13 +9,14 @@ import { REPO_ROOT } from '@agentplane/openapi-toolkit';
 import { afterAll, expect, inject, it } from 'vitest';
 
 const urls = inject('mockUrls');
-const PACKAGES = ['client-core', 'control-plane', 'agent-server', 'cli'];
+const PACKAGES = ['client-core', 'control-plane', 'agent-server', 'conformance', 'cli'];
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-packed-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const PROGRAM = `
 import { createControlPlaneClient, waitForRevision, unwrap, type SandboxPool } from '@agentplane/control-plane';
 import { createAgentServerClient, iterateThreads } from '@agentplane/agent-server';
+import { checkCatalog, type CheckInfo } from '@agentplane/conformance';
 
 const [controlPlaneUrl, agentServerUrl] = process.argv.slice(2) as [string, string];
 const controlPlane = createControlPlaneClient({ baseUrl: controlPlaneUrl, apiKey: 'packed-test' });
@@ -32,7 +33,8 @@ const agentServer = createAgentServerClient({ baseUrl: agentServerUrl });
 const thread = unwrap(await agentServer.POST('/threads', { body: { metadata: { graph_id: 'support' } } }));
 let searched = 0;
 for await (const _ of iterateThreads(agentServer, { status: 'idle' }, { pageSize: 2 })) searched++;
-console.log(JSON.stringify({ pool: pool.name, revision: revision.status, thread: thread.status, searched }));
+const checks: CheckInfo[] = checkCatalog();
+console.log(JSON.stringify({ pool: pool.name, revision: revision.status, thread: thread.status, searched, schemaChecks: checks.some((check) => check.id === 'schema:getThread') }));
 `;
 
 it('packs, installs outside the workspace, type-checks and runs against the mocks', () => {
@@ -93,7 +95,7 @@ it('packs, installs outside the workspace, type-checks and runs against the mock
   });
   // The static mock answers every page with the same 2 threads and X-Pagination-Total: 42, so the
   // iterator reads 21 pages and stops at the total.
-  expect(JSON.parse(output)).toEqual({ pool: 'python-pool', revision: 'DEPLOYED', thread: 'idle', searched: 42 });
+  expect(JSON.parse(output)).toEqual({ pool: 'python-pool', revision: 'DEPLOYED', thread: 'idle', searched: 42, schemaChecks: true });
 
   // The CLI's bin, linked by npm from the installed tarball.
   const bin = path.join(project, 'node_modules', '.bin', 'agentplane');
@@ -101,4 +103,15 @@ it('packs, installs outside the workspace, type-checks and runs against the mock
   expect(execFileSync(bin, ['--version'], { cwd: project, encoding: 'utf8', env }).trim()).toBe('0.1.0');
   const pool = JSON.parse(execFileSync(bin, ['pool', 'get', 'python-pool', '--json'], { cwd: project, encoding: 'utf8', env }));
   expect(pool.pool.name).toBe('python-pool');
+  // The conformance command as installed: a static mock keeps every schema but none of the behaviour.
+  const conformance = spawnSync(bin, ['conformance', '--agent-server', urls['agent-server']!, '--json'], {
+    cwd: project,
+    encoding: 'utf8',
+    env,
+  });
+  expect(conformance.status).toBe(1);
+  const report = JSON.parse(conformance.stdout) as { results: { area: string; verdict: string }[] };
+  const schema = report.results.filter((result) => result.area === 'schema');
+  expect(schema.length).toBeGreaterThan(0);
+  expect(schema.filter((result) => result.verdict !== 'pass')).toEqual([]);
 }, 180_000);
