@@ -4,14 +4,15 @@
 // must exit 130 after deleting every thread it created, and leave the threads it did not create
 // exactly as they were.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Thread } from '@agentplane/agent-server';
 import { createAgentServerClient } from '@agentplane/agent-server';
 import type { RunningEmulator } from '@agentplane/emulator';
 import { startEmulator } from '@agentplane/emulator';
+import type { InterceptingProxy } from '@agentplane/openapi-toolkit/testing';
+import { startInterceptingProxy } from '@agentplane/openapi-toolkit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/agentplane.js');
@@ -26,7 +27,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 30_000)
 }
 
 let emulator: RunningEmulator;
-let proxy: http.Server;
+let proxy: InterceptingProxy;
 let proxyUrl: string;
 /** Set once a search is held; the proxy forwards everything once `holding` is off. */
 let held: http.ServerResponse | undefined;
@@ -34,31 +35,18 @@ let holding = true;
 
 beforeAll(async () => {
   emulator = await startEmulator({ db: ':memory:', controlPlanePort: 0, agentServerPort: 0 });
-  proxy = http.createServer((request, response) => {
-    if (holding && request.method === 'POST' && request.url === '/threads/search') {
-      // Never answered: the CLI aborts it on SIGINT.
-      held = response;
-      request.resume();
-      return;
-    }
-    const upstream = http.request(
-      new URL(request.url ?? '/', emulator.agentServerUrl),
-      { method: request.method, headers: request.headers },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    upstream.on('error', () => response.destroy());
-    request.pipe(upstream);
+  proxy = await startInterceptingProxy(emulator.agentServerUrl, (request, response) => {
+    if (!holding || request.method !== 'POST' || request.url !== '/threads/search') return false;
+    // Never answered: the CLI aborts it on SIGINT.
+    held = response;
+    request.resume();
+    return true;
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  proxyUrl = proxy.url;
 });
 afterAll(async () => {
   held?.destroy();
-  proxy?.closeAllConnections();
-  await new Promise((resolve) => proxy?.close(resolve));
+  await proxy?.close();
   await emulator?.close();
 });
 

@@ -3,18 +3,10 @@
 // bundled spec), so that no list of checks is kept by hand anywhere else.
 import { AGENT_SERVER_CHECKS } from './checks/agent-server.js';
 import { CONTROL_PLANE_CHECKS } from './checks/control-plane.js';
-import type { ApiName } from './model.js';
+import type { ApiName, CheckIdentity } from './model.js';
 import { operationsOf } from './spec.js';
 
-export interface CheckInfo {
-  id: string;
-  api: ApiName;
-  area: string;
-  title: string;
-  /** The rule of the contract the check enforces. */
-  rule: string;
-  /** The operations it calls, the one it is about first. */
-  operations: string[];
+export interface CheckInfo extends CheckIdentity {
   /** The id of the spec's "Differs from the LangGraph JS server" paragraph on its rule, if any. */
   langGraphDifference?: string;
   /** Runs only with --allow-writes (it creates a deployment). */

@@ -23,7 +23,8 @@ export interface Finding {
   langGraphDifference?: string;
 }
 
-export interface CheckResult {
+/** What names a check, wherever it shows: its definition, the catalogue, a result. */
+export interface CheckIdentity {
   /** Stable id: `schema:getThread`, `threads:create-supersteps`. */
   id: string;
   api: ApiName;
@@ -31,10 +32,13 @@ export interface CheckResult {
   area: string;
   /** What is checked, in one line. */
   title: string;
-  /** The rule of the contract the check enforces: the spec operation and field, or the decision record entry. */
+  /** The rule of the contract the check enforces: the spec operation and field, or the decision record entry (`getThread: 200 Thread.values (decision A8)`). */
   rule: string;
-  /** The operations the check calls (the first ones are what it is about). */
+  /** The operations the check calls, the one it is about first. */
   operations: string[];
+}
+
+export interface CheckResult extends CheckIdentity {
   verdict: Verdict;
   findings: Finding[];
   /**

@@ -1,10 +1,10 @@
 // 429 answers are waited out, not counted: a rate-limiting proxy (node:http) in front of the
 // emulator answers 429 to some requests, with Retry-After in both of its forms (seconds and an
 // HTTP date), and the run still passes every check, its report saying how many it waited out.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { RunningEmulator } from '@agentplane/emulator';
 import { startEmulator } from '@agentplane/emulator';
+import type { InterceptingProxy } from '@agentplane/openapi-toolkit/testing';
+import { startInterceptingProxy } from '@agentplane/openapi-toolkit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitWait } from '../src/index.js';
 import { rateLimitLine, runConformance, summaryTable } from '../src/index.js';
@@ -18,39 +18,27 @@ const REFUSED: Record<number, () => string> = {
 };
 
 let emulator: RunningEmulator;
-let proxy: http.Server;
+let proxy: InterceptingProxy;
 let proxyUrl: string;
 const refusedRequests: string[] = [];
 
 beforeAll(async () => {
   emulator = await startEmulator({ db: ':memory:', controlPlanePort: 0, agentServerPort: 0 });
   let seen = 0;
-  proxy = http.createServer((request, response) => {
+  proxy = await startInterceptingProxy(emulator.agentServerUrl, (request, response) => {
     seen++;
     const retryAfter = REFUSED[seen]?.();
-    if (retryAfter !== undefined) {
-      refusedRequests.push(`${request.method} ${request.url}`);
-      request.resume();
-      response.writeHead(429, { 'Retry-After': retryAfter, 'Content-Type': 'application/json' });
-      response.end(JSON.stringify({ detail: 'Too many requests.' }));
-      return;
-    }
-    const upstream = http.request(
-      new URL(request.url ?? '/', emulator.agentServerUrl),
-      { method: request.method, headers: request.headers },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    upstream.on('error', () => response.destroy());
-    request.pipe(upstream);
+    if (retryAfter === undefined) return false;
+    refusedRequests.push(`${request.method} ${request.url}`);
+    request.resume();
+    response.writeHead(429, { 'Retry-After': retryAfter, 'Content-Type': 'application/json' });
+    response.end(JSON.stringify({ detail: 'Too many requests.' }));
+    return true;
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  proxyUrl = proxy.url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => proxy?.close(resolve));
+  await proxy?.close();
   await emulator?.close();
 });
 

@@ -1,17 +1,9 @@
 // A check as the runner knows it: its place in the report, the contract rule it enforces, the
 // operations it calls (for --only/--skip), and the function that runs it against a session.
-import type { ApiName } from '../model.js';
+import type { CheckIdentity } from '../model.js';
 import type { Verify } from '../verify.js';
 
-export interface CheckDefinition<Session> {
-  id: string;
-  api: ApiName;
-  area: string;
-  title: string;
-  /** The rule of the contract: `getThread: 200 Thread.values (decision A8)`. */
-  rule: string;
-  /** Operation ids, the one the check is about first. */
-  operations: string[];
+export interface CheckDefinition<Session> extends CheckIdentity {
   /**
    * The deliberate difference from the LangGraph JS server the spec declares for this rule, if
    * any: the id of its "**Differs from the LangGraph JS server**" paragraph. A failure of this
