@@ -56,10 +56,14 @@ describe('agentplane conformance', () => {
     expect(report.results.map((r) => r.id)).not.toContain('deployments:first-revision');
   });
 
-  it('is a usage error (exit 3) without a server, or with a selector that names nothing', async () => {
+  it('is a usage error (exit 3) without a server, with a selector that names nothing, or one that calls nothing', async () => {
     expect((await cli('conformance')).code).toBe(3);
     const unknown = await cli('conformance', '--agent-server', emulator.agentServer.url, '--only', 'getThreads');
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('--only "getThreads" names no check, area, operation or tag');
+    // Schema checks alone call nothing: every one would be skipped, which is no pass.
+    const schemaOnly = await cli('conformance', '--agent-server', emulator.agentServer.url, '--only', 'schema');
+    expect(schemaOnly.code).toBe(3);
+    expect(schemaOnly.stderr).toContain('the selection leaves no check that calls the server');
   });
 });

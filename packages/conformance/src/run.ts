@@ -105,6 +105,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     selection,
     apis.flatMap((api) => [...behaviour(api), ...schemaChecksOf(api)]),
   );
+  // Schema checks judge the answers the behaviour checks get: a selection without any of those
+  // would call nothing and report every check skipped, which must not read as a pass.
+  if (!apis.some((api) => behaviour(api).some((check) => isSelected(check, selection))))
+    throw new ConformanceUsageError(
+      'the selection leaves no check that calls the server',
+      'schema checks judge the answers of the other checks: select an area (threads, search, …), an operation or a check id too.',
+    );
 
   const started = Date.now();
   const runId = crypto.randomUUID();
