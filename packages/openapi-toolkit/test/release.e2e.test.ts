@@ -110,10 +110,11 @@ describe('npm run release', () => {
         `agentplane-agent-server-${after.agent}.tgz`,
         `agentplane-cli-${after.cli}.tgz`,
         `agentplane-client-core-${after.core}.tgz`,
+        `agentplane-conformance-${version('packages/conformance')}.tgz`,
         `agentplane-control-plane-${version('packages/control-plane')}.tgz`,
       ].sort(),
     );
-    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' }).match(/: OK$/gm)).toHaveLength(4);
+    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' }).match(/: OK$/gm)).toHaveLength(5);
     const listing = execFileSync('tar', ['-tzf', path.join(out, `agentplane-agent-server-${after.agent}.tgz`)], { encoding: 'utf8' });
     for (const file of [
       'package/LICENSE',
@@ -123,10 +124,10 @@ describe('npm run release', () => {
       'package/dist/index.js',
     ])
       expect(listing).toContain(file);
-    expect(output.match(/^\+ @agentplane\/[a-z-]+@\S+$/gm)).toHaveLength(4);
-    // All four got a version (client-core's patch bumps its dependents), so all four are to upload.
+    expect(output.match(/^\+ @agentplane\/[a-z-]+@\S+$/gm)).toHaveLength(5);
+    // All five got a version (client-core's patch bumps its dependents), so all five are to upload.
     for (const tarball of tarballs) expect(output).toContain(`  npm publish release-out/${tarball}`);
-    expect(JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'))).toHaveLength(4);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'))).toHaveLength(5);
 
     // The new baseline is the released spec, and the gate now compares with it.
     expect(read('spec/released/agent-server.yaml')).toContain(
