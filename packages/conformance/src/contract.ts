@@ -4,6 +4,7 @@
 // does not document, a required header missing, or a body its schema refuses is a finding, placed
 // where the spec states the rule so that the report can name it.
 import { createRequire } from 'node:module';
+import type { ServerOperation } from '@agentplane/openapi-toolkit';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { api as agentServerTable } from './generated/agent-server/operations.js';
 import { api as controlPlaneTable } from './generated/control-plane/operations.js';
@@ -11,18 +12,7 @@ import type { ApiName, Finding } from './model.js';
 import type { SpecOperation } from './spec.js';
 import { differenceNear, escapePointer, operationsOf, responsePointerOf } from './spec.js';
 
-interface GeneratedResponse {
-  validator: string | null;
-  requiredHeaders: readonly string[];
-}
-interface GeneratedOperation {
-  operationId: string;
-  method: string;
-  path: string;
-  responses: Readonly<Record<string, GeneratedResponse>>;
-}
-
-const TABLES: Record<ApiName, { operations: Readonly<Record<string, GeneratedOperation>> }> = {
+const TABLES: Record<ApiName, { operations: Readonly<Record<string, ServerOperation>> }> = {
   'agent-server': agentServerTable,
   'control-plane': controlPlaneTable,
 };
@@ -49,7 +39,7 @@ export interface Route {
 interface Matcher {
   method: string;
   pattern: RegExp;
-  names: string[];
+  names: readonly string[];
   operation: SpecOperation;
 }
 const matchers = new Map<ApiName, Matcher[]>();
@@ -58,16 +48,12 @@ const matchers = new Map<ApiName, Matcher[]>();
 export function routeOf(api: ApiName, method: string, path: string): Route | undefined {
   let list = matchers.get(api);
   if (!list) {
-    list = [...operationsOf(api).values()].map((operation) => ({
-      method: operation.method,
-      pattern: new RegExp(
-        `^${operation.path
-          .split(/\{[^}]+\}/)
-          .map(escapeRegExp)
-          .join('([^/]+)')}$`,
-      ),
-      names: [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
-      operation,
+    const spec = operationsOf(api);
+    list = Object.values(TABLES[api].operations).map((generated) => ({
+      method: generated.method,
+      pattern: new RegExp(generated.pathPattern),
+      names: generated.pathParams,
+      operation: spec.get(generated.operationId)!,
     }));
     // A concrete path (`/threads/search`) wins over a template (`/threads/{thread_id}`).
     list.sort((a, b) => a.names.length - b.names.length);
@@ -190,8 +176,4 @@ function requestFieldDifference(operation: SpecOperation, fields: readonly strin
     .map((field) => differenceNear(`#/components/schemas/${escapePointer(operation.requestSchema!)}/properties/${escapePointer(field)}`))
     .filter((id): id is string => id !== undefined);
   return found.length === 1 ? found[0] : undefined;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -58,19 +58,34 @@ export interface RequestLimits {
   jsonDepth: number;
 }
 
+/** One operation of the generated table; read-only, as the generated `as const` module is. */
 export interface ServerOperation {
-  operationId: string;
-  method: string;
-  path: string;
-  pathParams: string[];
-  security: Record<string, string[]>[];
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  /**
+   * The path as a regular expression's source: anchored, one capture group per path parameter
+   * (in `pathParams` order) matching one segment, still percent-encoded.
+   */
+  readonly pathPattern: string;
+  readonly pathParams: readonly string[];
+  readonly security: readonly Readonly<Record<string, readonly string[]>>[];
   /**
    * Validators of the path and query parameters, and the JSON type each declared parameter's
    * text is read as (a parameter's text that does not read as its type stays text, and fails).
    */
-  parameters: { path: string | null; query: string | null; textTypes: Record<string, ParameterTextType> };
-  body: { required: boolean; mediaTypes: string[]; module: 'body' | 'patch-body'; validator: string } | null;
-  responses: Record<string, { validator: string | null; requiredHeaders: string[] }>;
+  readonly parameters: {
+    readonly path: string | null;
+    readonly query: string | null;
+    readonly textTypes: Readonly<Record<string, ParameterTextType>>;
+  };
+  readonly body: {
+    readonly required: boolean;
+    readonly mediaTypes: readonly string[];
+    readonly module: 'body' | 'patch-body';
+    readonly validator: string;
+  } | null;
+  readonly responses: Readonly<Record<string, { readonly validator: string | null; readonly requiredHeaders: readonly string[] }>>;
 }
 
 /** Generates one API's server artifacts into `<outDir>/<api>`, and the validator modules into `<distDir>/<api>` too. */
@@ -102,7 +117,7 @@ export async function writeServerArtifacts(api: string, outDir: string, distDir?
     };
     const requestBody = operation.requestBody ? resolveRef(lean, operation.requestBody) : null;
     const bodyModule = method === 'patch' ? 'patch-body' : 'body';
-    const responses: ServerOperation['responses'] = {};
+    const responses: Record<string, ServerOperation['responses'][string]> = {};
     for (const [status, declared] of Object.entries<any>(operation.responses ?? {})) {
       const response = resolveRef(lean, declared);
       const schema = response?.content?.['application/json']?.schema;
@@ -117,6 +132,10 @@ export async function writeServerArtifacts(api: string, outDir: string, distDir?
       operationId,
       method: method.toUpperCase(),
       path: route,
+      pathPattern: `^${route
+        .split(/\{[^}]+\}/)
+        .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('([^/]+)')}$`,
       pathParams: [...route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
       security: operation.security ?? lean.security ?? [],
       parameters: { path: paramSchema('path'), query: paramSchema('query'), textTypes: textTypesOf(lean, operationId, parameters) },

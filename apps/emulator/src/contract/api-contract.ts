@@ -3,6 +3,7 @@
 // validators). Nothing here knows an endpoint by name and nothing is compiled at start-up
 // (decision E8): adding an operation to the spec adds it here on the next build.
 import { createRequire } from 'node:module';
+import type { ServerOperation } from '@agentplane/openapi-toolkit';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { api as agentServerTable } from '../generated/agent-server/operations.js';
 import { api as controlPlaneTable } from '../generated/control-plane/operations.js';
@@ -124,12 +125,7 @@ function buildContract(name: ApiName): ApiContract {
       operationId: op.operationId,
       method: op.method,
       pathTemplate: op.path,
-      matcher: new RegExp(
-        `^${op.path
-          .split(/\{[^}]+\}/)
-          .map(escapeRegExp)
-          .join('([^/]+)')}$`,
-      ),
+      matcher: new RegExp(op.pathPattern),
       paramNames: op.pathParams,
       textTypes: op.parameters.textTypes,
       checkPath: issuesOf('params', op.parameters.path, 'path'),
@@ -168,16 +164,8 @@ function buildContract(name: ApiName): ApiContract {
   };
 }
 
-interface GeneratedOperation {
-  operationId: string;
-  method: string;
-  path: string;
-  pathParams: readonly string[];
-  security: readonly SecurityRequirement[];
-  parameters: { path: string | null; query: string | null; textTypes: Readonly<Record<string, ParameterTextType>> };
-  body: { required: boolean; mediaTypes: readonly string[]; module: 'body' | 'patch-body'; validator: string } | null;
-  responses: Readonly<Record<string, { validator: string | null; requiredHeaders: readonly string[] }>>;
-}
+/** An operation of the generated table, as the generator describes it. */
+type GeneratedOperation = ServerOperation;
 
 /** Ajv's errors in one line, as its errorsText writes them. */
 function describeErrors(errors: ErrorObject[]): string {
@@ -191,8 +179,4 @@ function branchKey(branch: unknown): string {
       key === '$ref' && typeof value === 'string' ? value.slice(value.indexOf('#')) : value,
     ),
   );
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
