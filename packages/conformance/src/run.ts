@@ -174,14 +174,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       await runChecks(api, behaviour(api), session, recorder, selection, signal, report);
       const s = session;
       const cleanClient = client(cleaner.fetch);
-      for (const threadId of s.live) {
-        const deleted = await cleanClient
-          .DELETE('/threads/{thread_id}', { params: { path: { thread_id: threadId } } })
-          .catch((e: unknown) => e);
-        const status = (deleted as { response?: Response }).response?.status;
-        if (status === 204 || status === 404) cleanup.deleted++;
-        else cleanup.failures.push(`thread ${threadId}: ${status ?? String(deleted)}`);
-      }
+      await deleteEach(
+        s.live,
+        'thread',
+        (id) => cleanClient.DELETE('/threads/{thread_id}', { params: { path: { thread_id: id } } }),
+        cleanup,
+      );
       cleanup.created += s.created;
       cleanup.deleted += s.removed;
     } else {
@@ -201,14 +199,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       session = s;
       await runChecks(api, behaviour(api), s, recorder, selection, signal, report);
       const cleanClient = client(cleaner.fetch);
-      for (const id of s.live) {
-        const deleted = await cleanClient
-          .DELETE('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: id } } })
-          .catch((e: unknown) => e);
-        const status = (deleted as { response?: Response }).response?.status;
-        if (status === 204 || status === 404) cleanup.deleted++;
-        else cleanup.failures.push(`deployment ${id}: ${status ?? String(deleted)}`);
-      }
+      await deleteEach(
+        s.live,
+        'deployment',
+        (id) => cleanClient.DELETE('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: id } } }),
+        cleanup,
+      );
       cleanup.created += s.created;
     }
     for (const r of [recorder, cleaner]) {
@@ -358,6 +354,21 @@ function schemaResult(api: ApiName, operationId: string, recorder: Recorder, cle
     findings,
     langGraphDifferences: [...new Set(findings.flatMap((finding) => (finding.langGraphDifference ? [finding.langGraphDifference] : [])))],
   };
+}
+
+/** Deletes what the run created, one by one; a 404 (already gone) counts as deleted. */
+async function deleteEach(
+  ids: Iterable<string>,
+  kind: string,
+  remove: (id: string) => Promise<{ response: Response }>,
+  cleanup: { deleted: number; failures: string[] },
+): Promise<void> {
+  for (const id of ids) {
+    const deleted = await remove(id).catch((error: unknown) => error);
+    const status = (deleted as { response?: Response }).response?.status;
+    if (status === 204 || status === 404) cleanup.deleted++;
+    else cleanup.failures.push(`${kind} ${id}: ${status ?? String(deleted)}`);
+  }
 }
 
 /** The fetch the checks use: an abort stops the request in flight. */
