@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { createAgentServerClient } from '@agentplane/agent-server';
 import { createControlPlaneClient } from '@agentplane/control-plane';
 import Database from 'better-sqlite3';
@@ -198,10 +199,11 @@ async function verify(cli: RunningCli): Promise<void> {
           return void problems.push(
             `thread ${threadId}${expected.copyOf ? ` (copy of ${expected.copyOf})` : ''}: ${thread.response.status}`,
           );
-        if (JSON.stringify(thread.data.metadata) !== JSON.stringify(expected.metadata))
+        // Deep equality: JSON gives key order no meaning, and stored values come back with their keys sorted (decision E13).
+        if (!isDeepStrictEqual(thread.data.metadata, expected.metadata))
           problems.push(`thread ${threadId}: metadata ${JSON.stringify(thread.data.metadata)}`);
         const state = await agent.GET('/threads/{thread_id}/state', { params: { path: { thread_id: threadId } } });
-        if (JSON.stringify(state.data?.values) !== JSON.stringify(expected.values))
+        if (!isDeepStrictEqual(state.data?.values, expected.values))
           problems.push(`thread ${threadId}: values ${JSON.stringify(state.data?.values)}`);
         const history = await agent.POST('/threads/{thread_id}/history', {
           params: { path: { thread_id: threadId } },

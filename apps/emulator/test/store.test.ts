@@ -62,6 +62,36 @@ describe('database', () => {
     db.close();
   });
 
+  it("migration 6 drops the thread row's copy of its values: a thread shows its latest checkpoint's, or {} without one", () => {
+    const file = path.join(dir, 'v5.db');
+    const old = new Database(file);
+    for (const migration of MIGRATIONS.slice(0, 5)) old.exec(migration);
+    old.pragma('user_version = 5');
+    const insertThread = old.prepare(
+      "INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, \"values\", config) VALUES (?, ?, ?, ?, 'idle', '{}', ?, '{}')",
+    );
+    const insertCheckpoint = old.prepare(
+      "INSERT INTO checkpoints (thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, \"values\", next, tasks) VALUES (?, ?, NULL, ?, '{}', ?, '[]', '[]')",
+    );
+    const at = '2026-01-01T00:00:00.000Z';
+    const withCheckpoints = '0e1c7a52-8b1f-4d3a-9e6f-2a4b6c8d0e1f';
+    const without = '5f2d8b63-9c2a-4e4b-8f7a-3b5c7d9e1f2a';
+    insertThread.run(withCheckpoints, at, at, at, '{"step":2}');
+    insertCheckpoint.run(withCheckpoints, '1ef00000-0000-6000-8000-000000000001', at, '{"step":1}');
+    insertCheckpoint.run(withCheckpoints, '1ef00000-0000-6000-8000-000000000002', at, '{"step":2}');
+    insertThread.run(without, at, at, at, '{}');
+    old.close();
+
+    const db = openDatabase(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('threads');
+    expect(columns).not.toContain('values');
+    const store = new ThreadStore(db, new CommitGroup(db, () => {}));
+    expect(store.get(withCheckpoints, { withValues: true })?.values).toEqual({ step: 2 });
+    expect(store.get(without, { withValues: true })?.values).toEqual({});
+    db.close();
+  });
+
   it('refuses a file from a newer emulator instead of corrupting it', () => {
     const file = path.join(dir, 'newer.db');
     const raw = new Database(file);

@@ -3,7 +3,7 @@
 // nothing, and concurrent requests see each other's writes whole (the transaction is a savepoint
 // of the commit group, store/commit-group.ts).
 import type { Thread, ThreadCount, ThreadSearch, ThreadState } from '@agentplane/agent-server';
-import { matchesFilter, valueHash } from '../shared/canonical-json.js';
+import { canonicalEntries, canonicalJson, matchesFilter, objectText, textHash, valueHash } from '../shared/canonical-json.js';
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
 import type { PlannedCheckpoint } from './supersteps.js';
@@ -23,7 +23,7 @@ export type CheckpointRow = Pick<ThreadState, 'values' | 'next' | 'tasks'> & {
   metadata: Record<string, unknown>;
 };
 
-type RawThread = Omit<ThreadRow, 'metadata' | 'values' | 'config'> & { metadata: string; values?: string; config: string };
+type RawThread = Omit<ThreadRow, 'metadata' | 'values' | 'config'> & { metadata: string; values?: string | null; config: string };
 type RawCheckpoint = Omit<CheckpointRow, 'metadata' | 'values' | 'next' | 'tasks'> & {
   metadata: string;
   values: string;
@@ -46,7 +46,10 @@ const SORT_COLUMNS: Record<NonNullable<ThreadSearch['sort_by']>, string> = {
   state_updated_at: 't.state_updated_at',
 };
 const THREAD_COLUMNS = 't.thread_id, t.created_at, t.updated_at, t.state_updated_at, t.status, t.metadata, t.config';
-const THREAD_COLUMNS_WITH_VALUES = `${THREAD_COLUMNS}, t."values"`;
+// A thread's values are its latest checkpoint's (decision E13); null when it has none.
+const THREAD_COLUMNS_WITH_VALUES = `${THREAD_COLUMNS}, (SELECT c."values" FROM checkpoints c WHERE c.thread_id = t.thread_id ORDER BY c.checkpoint_id DESC LIMIT 1) AS "values"`;
+// Values are stored as canonical JSON (keys sorted): read back, they are canonical already, so
+// hashing the keys an update changes costs about a JSON.stringify (shared/canonical-json.ts).
 const CHECKPOINT_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks';
 
 export class ThreadStore {
@@ -66,7 +69,7 @@ export class ThreadStore {
       // Deleted threads leave gaps, so this overestimates how many are stored: enough for `searchPlan`.
       highestRowid: db.prepare('SELECT max(rowid) FROM threads').pluck(),
       insertThread: db.prepare(
-        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, "values", config, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, config, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       deleteThread: db.prepare('DELETE FROM threads WHERE thread_id = ?'),
       updateThread: db.prepare('UPDATE threads SET metadata = ?, updated_at = ?, expires_at = coalesce(?, expires_at) WHERE thread_id = ?'),
@@ -82,7 +85,7 @@ export class ThreadStore {
       ),
       insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       copyThread: db.prepare(
-        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, "values", config) SELECT ?, ?, ?, state_updated_at, ?, json_set(metadata, \'$.thread_id\', ?), "values", config FROM threads WHERE thread_id = ?',
+        "INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, config) SELECT ?, ?, ?, state_updated_at, ?, json_set(metadata, '$.thread_id', ?), config FROM threads WHERE thread_id = ?",
       ),
       copyFilterKeys: db.prepare(
         "INSERT INTO thread_filter_keys (scope, key, value_hash, created_at, thread_id) SELECT scope, key, value_hash, ?, ? FROM thread_filter_keys WHERE thread_id = ? AND NOT (scope = 'metadata' AND key = 'thread_id')",
@@ -97,7 +100,7 @@ export class ThreadStore {
       historyBefore: db.prepare(
         `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ? ORDER BY checkpoint_id DESC`,
       ),
-      touchThread: db.prepare('UPDATE threads SET "values" = ?, updated_at = ?, state_updated_at = ? WHERE thread_id = ?'),
+      touchThread: db.prepare('UPDATE threads SET updated_at = ?, state_updated_at = ? WHERE thread_id = ?'),
       deleteValueKeys: db.prepare("DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = 'values'"),
     };
   }
@@ -129,7 +132,6 @@ export class ThreadStore {
       thread.state_updated_at,
       thread.status,
       JSON.stringify(thread.metadata),
-      JSON.stringify(thread.values),
       JSON.stringify(thread.config),
       expiresAt,
     );
@@ -148,7 +150,7 @@ export class ThreadStore {
     this.insertCheckpoints(threadId, parent, checkpoints);
     const last = checkpoints.at(-1);
     if (!last) return;
-    this.statements.touchThread.run(JSON.stringify(last.planned.values), updatedAt, last.created_at, threadId);
+    this.statements.touchThread.run(updatedAt, last.created_at, threadId);
     this.statements.deleteValueKeys.run(threadId);
     this.indexKeys(threadId, 'values', last.planned.values);
   }
@@ -162,7 +164,7 @@ export class ThreadStore {
         parent,
         checkpoint.created_at,
         JSON.stringify(checkpoint.planned.metadata),
-        JSON.stringify(checkpoint.planned.values),
+        canonicalJson(checkpoint.planned.values),
         JSON.stringify(checkpoint.planned.next),
         JSON.stringify(checkpoint.planned.tasks),
       );
@@ -262,23 +264,25 @@ export class ThreadStore {
     now: string,
     current?: Record<string, unknown>,
   ): void {
-    const values = JSON.stringify(checkpoint.planned.values);
     const { id, created_at, planned } = checkpoint;
+    const entries = canonicalEntries(planned.values);
     this.statements.insertCheckpoint.run(
       threadId,
       id,
       parentId,
       created_at,
       JSON.stringify(planned.metadata),
-      values,
+      objectText(entries),
       JSON.stringify(planned.next),
       JSON.stringify(planned.tasks),
     );
-    this.statements.touchThread.run(values, now, created_at, threadId);
-    if (current) this.reindexKeys(threadId, 'values', current, planned.values);
+    this.statements.touchThread.run(now, created_at, threadId);
+    const texts = new Map(entries);
+    const hashOf = (key: string) => textHash(texts.get(key)!);
+    if (current) this.reindexKeys(threadId, 'values', current, planned.values, hashOf);
     else {
       this.statements.deleteValueKeys.run(threadId);
-      this.indexKeys(threadId, 'values', planned.values);
+      for (const [key] of entries) this.statements.insertFilterKey.run('values', key, hashOf(key), threadId);
     }
   }
 
@@ -291,13 +295,14 @@ export class ThreadStore {
     scope: 'metadata' | 'values',
     before: Record<string, unknown>,
     after: Record<string, unknown>,
+    hashOf: (key: string) => string = (key) => valueHash(after[key]),
   ): void {
     for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) this.statements.deleteKey.run(threadId, scope, key);
     for (const [key, value] of Object.entries(after)) {
       const had = Object.hasOwn(before, key);
       if (had && before[key] === value) continue;
       if (had) this.statements.deleteKey.run(threadId, scope, key);
-      this.statements.insertFilterKey.run(scope, key, valueHash(value), threadId);
+      this.statements.insertFilterKey.run(scope, key, hashOf(key), threadId);
     }
   }
 
@@ -484,7 +489,8 @@ function parseThread(raw: RawThread): ThreadRow {
     ...rest,
     metadata: JSON.parse(raw.metadata),
     config: JSON.parse(raw.config),
-    ...(values === undefined ? {} : { values: JSON.parse(values) }),
+    // Selected but null: the thread has no checkpoint yet.
+    ...(values === undefined ? {} : { values: values === null ? {} : JSON.parse(values) }),
   };
 }
 

@@ -1,17 +1,65 @@
 // Deep equality of JSON values as a string comparison: the canonical text of a value sorts object
 // keys, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are equal. Search filters compare these hashes.
+//
+// Checkpoint values are stored as canonical text (decision E13), so the values read back hold
+// their keys in order already: most of a state's canonical text, message lists above all, is then
+// JSON.stringify's, with no key sorted and no string built by hand.
 import { createHash } from 'node:crypto';
 
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (inCanonicalOrder(value)) return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const keys = Object.keys(value).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
+/**
+ * Whether JSON.stringify writes `value` as canonicalJson does: every object's keys already
+ * enumerate in sorted order, and nothing is undefined (which JSON.stringify would drop from an
+ * object where the canonical text writes null). A key order JavaScript imposes (integer-like keys
+ * first, numerically) that is not the sorted one fails the test, so such objects take the slow path.
+ */
+function inCanonicalOrder(value: unknown): boolean {
+  if (value === undefined) return false;
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!inCanonicalOrder(value[i])) return false;
+    return true;
+  }
+  let previous: string | undefined;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) return false;
+    if (previous !== undefined && !(previous < key)) return false;
+    if (!inCanonicalOrder((value as Record<string, unknown>)[key])) return false;
+    previous = key;
+  }
+  return true;
+}
+
+/**
+ * An object's canonical text key by key, in the canonical (sorted) order: a writer that stores the
+ * object and hashes some of its keys serialises each key once.
+ */
+export function canonicalEntries(object: Record<string, unknown>): [key: string, text: string][] {
+  return Object.keys(object)
+    .sort()
+    .map((key) => [key, canonicalJson(object[key])]);
+}
+
+/** The canonical text of the object whose keys' texts are `entries` (as canonicalEntries gives them). */
+export function objectText(entries: [key: string, text: string][]): string {
+  return `{${entries.map(([key, text]) => `${JSON.stringify(key)}:${text}`).join(',')}}`;
+}
+
 /** A short, fixed-size stand-in for a value's canonical JSON (SHA-1, base64url). */
 export function valueHash(value: unknown): string {
-  return createHash('sha1').update(canonicalJson(value)).digest('base64url');
+  return textHash(canonicalJson(value));
+}
+
+/** valueHash of the value whose canonical text is `text`. */
+export function textHash(text: string): string {
+  return createHash('sha1').update(text).digest('base64url');
 }
 
 /** Whether every key of `filter` is in `target` with a deep-equal value. */

@@ -141,4 +141,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE thread_filter_keys_v5 RENAME TO thread_filter_keys;
   CREATE INDEX thread_filter_keys_by_thread ON thread_filter_keys (thread_id);
   `,
+  // 6: a thread's values are its latest checkpoint's (none: {}), read from there. The copy the
+  // thread's row kept was written again on every state change: twice the bytes of each update,
+  // copy and create with supersteps, for a column only a search selecting values reads.
+  `
+  ALTER TABLE threads DROP COLUMN "values";
+  `,
 ];

@@ -1,0 +1,72 @@
+// The canonical text behind search filters: its fast path (JSON.stringify of a value whose keys are
+// in order already) must write exactly what the key-sorting definition writes, or a filter stops
+// matching the threads it matched before (their hashes are stored).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalEntries, canonicalJson, objectText, textHash, valueHash } from '../src/shared/canonical-json.js';
+
+/** The definition: every object's keys sorted, undefined written as null. */
+function reference(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${reference((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+// Keys JavaScript enumerates before the others ("0", "10", "9"), keys that sort before digits
+// ("!", "-1", " "), and ordinary ones.
+const key = fc.constantFrom('a', 'b', 'content', 'type', 'id', '0', '9', '10', '2', '-1', '!', ' ', '01', '__proto__', 'é');
+const json = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string(),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 5 }),
+  ),
+})).value;
+
+describe('canonicalJson', () => {
+  it('writes what the key-sorting definition writes, for any JSON value', () => {
+    fc.assert(
+      fc.property(json, (value) => {
+        expect(canonicalJson(value)).toBe(reference(value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('writes what the definition writes for a value read back from its canonical text (the stored values)', () => {
+    fc.assert(
+      fc.property(json, (value) => {
+        const readBack = JSON.parse(canonicalJson(value));
+        expect(canonicalJson(readBack)).toBe(reference(value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('sorts the keys JavaScript would enumerate first, and writes undefined as null', () => {
+    expect(canonicalJson({ 10: 'a', 9: 'b', '-1': 'c', x: undefined })).toBe('{"-1":"c","10":"a","9":"b","x":null}');
+    expect(canonicalJson([undefined, { b: 1, a: [2, { d: 3, c: 4 }] }])).toBe('[null,{"a":[2,{"c":4,"d":3}],"b":1}]');
+    // Keys in order, so only the undefined keeps JSON.stringify (which drops the key) out.
+    expect(canonicalJson({ a: 1, b: undefined })).toBe('{"a":1,"b":null}');
+  });
+
+  it("keeps a '__proto__' key the client sent as an ordinary key", () => {
+    const value = JSON.parse('{"z":1,"__proto__":{"b":2,"a":1}}');
+    expect(canonicalJson(value)).toBe('{"__proto__":{"a":1,"b":2},"z":1}');
+  });
+
+  it('gives, key by key, the texts and hashes of the whole value', () => {
+    fc.assert(
+      fc.property(fc.dictionary(key, json, { maxKeys: 6 }), (object) => {
+        const entries = canonicalEntries(object);
+        expect(objectText(entries)).toBe(reference(object));
+        for (const [k, text] of entries) expect(textHash(text)).toBe(valueHash(object[k]));
+      }),
+    );
+  });
+});
