@@ -182,7 +182,8 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     });
     // Startup writes (the tenants' records) are committed before anything is served.
     commits.commit();
-    const checkpointer = options.db === ':memory:' ? undefined : startWalCheckpointer(db, options.db, onError);
+    const checkpointer =
+      options.db === ':memory:' ? undefined : startWalCheckpointer(db, options.db, (task) => commits.betweenGroups(task), onError);
     const close = () => {
       commits.commit();
       checkpointer?.stop();

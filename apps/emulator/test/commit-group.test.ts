@@ -68,6 +68,22 @@ describe('the commit group', () => {
     expect(answered).toEqual([true]);
   });
 
+  it('runs a task between groups: at once when none is open, else right after the COMMIT, outside any transaction', async () => {
+    const { db, commits, add, committedNotes } = notesDatabase();
+    const seen: { committed: string[]; inTransaction: boolean }[] = [];
+    const task = () => seen.push({ committed: committedNotes(), inTransaction: db.inTransaction });
+    commits.betweenGroups(task);
+    expect(seen).toEqual([{ committed: [], inTransaction: false }]);
+    commits.transaction(() => add('first'));
+    commits.betweenGroups(task);
+    expect(seen).toHaveLength(1);
+    await nextTurn();
+    expect(seen).toEqual([
+      { committed: [], inTransaction: false },
+      { committed: ['first'], inTransaction: false },
+    ]);
+  });
+
   it('undoes only the work that failed, not the rest of its group', async () => {
     const { commits, add, committedNotes } = notesDatabase();
     commits.transaction(() => add('kept'));

@@ -13,6 +13,7 @@ import type { Db } from './database.js';
 
 export class CommitGroup {
   private waiting: ((committed: boolean) => void)[] = [];
+  private afterGroup: (() => void)[] = [];
   private open = false;
   /** One transaction function for every call: better-sqlite3 builds four wrappers per `db.transaction`. */
   private readonly inSavepoint: (work: () => unknown) => unknown;
@@ -40,6 +41,12 @@ export class CommitGroup {
     else then(true);
   }
 
+  /** Runs `task` with no transaction open: now when none is, else right after the open group's COMMIT. */
+  betweenGroups(task: () => void): void {
+    if (this.open) this.afterGroup.push(task);
+    else task();
+  }
+
   /** Commits the open group now (before the database closes). */
   commit(): void {
     if (!this.open) return;
@@ -55,5 +62,8 @@ export class CommitGroup {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
     }
     for (const then of waiting) then(committed);
+    const tasks = this.afterGroup;
+    this.afterGroup = [];
+    for (const task of tasks) task();
   }
 }
