@@ -21,11 +21,6 @@ export function openDatabase(file: string): Db {
   // records, or the secret values migration 2 removes, do not linger in the file.
   db.pragma('secure_delete = ON');
   db.pragma('busy_timeout = 5000');
-  // Each request's writes are a savepoint inside the commit group (store/commit-group.ts), so a
-  // statement that can fail halfway keeps a statement journal to undo itself. In a file, that
-  // journal is a temporary file, created and unlinked again and again under load (system calls for
-  // a few bytes each time); in memory it is a buffer. It never outlives its statement either way.
-  db.pragma('temp_store = MEMORY');
   migrate(db);
   return db;
 }
