@@ -1,6 +1,7 @@
 // The WAL checkpointer thread: while it runs, the serving connection never checkpoints and the
 // committed pages still reach the database file; should it stop, the serving connection takes
 // checkpointing back and says so.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,6 +90,28 @@ describe('the WAL checkpointer', () => {
       checkpointer.stop();
       db.close();
     }
+  });
+
+  it('does not keep the process alive: a program that never stops it still exits', () => {
+    const { db, file } = databaseFile();
+    db.close();
+    // The built module, in a process of its own (the test depends on the build).
+    const module = new URL('../dist/store/wal-checkpointer.js', import.meta.url).href;
+    const database = new URL('../dist/store/database.js', import.meta.url).href;
+    const script = `
+      const { openDatabase } = await import(${JSON.stringify(database)});
+      const { startWalCheckpointer } = await import(${JSON.stringify(module)});
+      const db = openDatabase(${JSON.stringify(file)});
+      startWalCheckpointer(db, ${JSON.stringify(file)}, (task) => task(), (message) => console.error(message));
+      console.log('started');`;
+    // A file, not `-e`: an eval'd module would make the worker's eval'd source a module too.
+    const program = path.join(path.dirname(file), 'never-stops.mjs');
+    fs.writeFileSync(program, script);
+    const run = spawnSync(process.execPath, [program], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.stdout.trim()).toBe('started');
+    expect(run.stderr).toBe('');
+    expect(run.signal, 'still running after 20 s').toBeNull();
+    expect(run.status).toBe(0);
   });
 
   it('gives checkpointing back to the serving connection when it cannot run', async () => {

@@ -64,7 +64,6 @@ export function startWalCheckpointer(
     eval: true,
     workerData: { driver, file, everyMs: CHECKPOINT_EVERY_MS, restartAfterFrames },
   });
-  worker.unref();
   let restartAsked = false;
   worker.on('message', () => {
     if (restartAsked) return;
@@ -84,6 +83,9 @@ export function startWalCheckpointer(
   };
   worker.on('error', (error) => takeBack(error.message));
   worker.on('exit', (code) => takeBack(`exit code ${code}`));
+  // After the listeners: a 'message' listener refs the worker's port again, and the worker must
+  // not keep the process alive.
+  worker.unref();
   return {
     stop() {
       if (stopped) return;
