@@ -83,6 +83,10 @@ export class ThreadStore {
       insertFilterKey: db.prepare(
         'INSERT OR IGNORE INTO thread_filter_keys (scope, key, value_hash, created_at, thread_id) SELECT ?, ?, ?, created_at, thread_id FROM threads WHERE thread_id = ?',
       ),
+      // A new thread's keys: its created_at is at hand, and no key can be there already.
+      insertNewThreadKey: db.prepare(
+        'INSERT INTO thread_filter_keys (scope, key, value_hash, created_at, thread_id) VALUES (?, ?, ?, ?, ?)',
+      ),
       insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       copyThread: db.prepare(
         "INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, config) SELECT ?, ?, ?, state_updated_at, ?, json_set(metadata, '$.thread_id', ?), config FROM threads WHERE thread_id = ?",
@@ -136,8 +140,9 @@ export class ThreadStore {
       expiresAt,
     );
     if (expiresAt !== null) this.noteExpiry(expiresAt);
-    this.indexKeys(thread.thread_id, 'metadata', thread.metadata);
-    this.indexKeys(thread.thread_id, 'values', thread.values);
+    for (const scope of ['metadata', 'values'] as const)
+      for (const [key, value] of Object.entries(thread[scope]))
+        s.insertNewThreadKey.run(scope, key, valueHash(value), thread.created_at, thread.thread_id);
     this.insertCheckpoints(thread.thread_id, null, checkpoints);
   }
 
