@@ -134,7 +134,7 @@ interface Core {
 /** The database and both APIs' handlers, with no transport. */
 function createCore(options: EmulatorOptions & { db: string }): Core {
   const config = options.config ?? {};
-  const db = openDatabase(options.db);
+  const db = openDatabase(options.db, { statementJournalsInMemory: true });
   try {
     const onError = options.onError ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`));
     const validateResponses = options.validateResponses ?? process.env.NODE_ENV !== 'production';

@@ -92,6 +92,17 @@ describe('database', () => {
     db.close();
   });
 
+  it('keeps statement journals in memory for the serving connection only, not for bulk writers', () => {
+    const file = path.join(dir, 'journals.db');
+    const serving = openDatabase(file, { statementJournalsInMemory: true });
+    const bulk = openDatabase(file);
+    // 2 is MEMORY, 0 the build's default (files).
+    expect(serving.pragma('temp_store', { simple: true })).toBe(2);
+    expect(bulk.pragma('temp_store', { simple: true })).toBe(0);
+    bulk.close();
+    serving.close();
+  });
+
   it('refuses a file from a newer emulator instead of corrupting it', () => {
     const file = path.join(dir, 'newer.db');
     const raw = new Database(file);
