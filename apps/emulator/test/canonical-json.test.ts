@@ -3,7 +3,8 @@
 // matching the threads it matched before (their hashes are stored).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalEntries, canonicalJson, objectText, textHash, valueHash } from '../src/shared/canonical-json.js';
+import { planSupersteps } from '../src/agent-server/supersteps.js';
+import { canonicalEntries, canonicalJson, inCanonicalForm, objectText, textHash, valueHash } from '../src/shared/canonical-json.js';
 
 /** The definition: every object's keys sorted, undefined written as null. */
 function reference(value: unknown): string {
@@ -68,5 +69,26 @@ describe('canonicalJson', () => {
         for (const [k, text] of entries) expect(textHash(text)).toBe(valueHash(object[k]));
       }),
     );
+  });
+
+  it('inCanonicalForm reorders keys without changing the value, so that JSON.stringify writes the canonical text', () => {
+    fc.assert(
+      fc.property(json, (value) => {
+        const ordered = inCanonicalForm(value);
+        expect(canonicalJson(ordered)).toBe(reference(value));
+        // JavaScript enumerates integer-like keys first whatever the order they were set in.
+        if (!/"(0|[1-9][0-9]*)":/.test(reference(value))) expect(JSON.stringify(ordered)).toBe(reference(value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a merged message list is canonical, new messages included: its text is one JSON.stringify', () => {
+    const stored = JSON.parse(canonicalJson({ messages: [{ type: 'human', content: 'Hi', id: 'h-1' }] }));
+    const { values } = planSupersteps(
+      [{ updates: [{ as_node: 'agent', values: { messages: [{ type: 'ai', content: [{ type: 'text', text: 'Hello' }], id: 'a-1' }] } }] }],
+      { graphId: 'agent', base: { values: stored, step: 0 } },
+    );
+    expect(JSON.stringify(values.messages)).toBe(canonicalJson(values.messages));
   });
 });

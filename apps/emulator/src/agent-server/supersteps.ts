@@ -14,7 +14,7 @@
 // Pure: no storage. Every input is valid by the time it gets here (the request schemas say what a
 // message, a command and a superstep are), so planning cannot fail.
 import type { Superstep, SuperstepUpdate, ThreadTask } from '@agentplane/agent-server';
-import { setOwn } from '../shared/canonical-json.js';
+import { inCanonicalForm, setOwn } from '../shared/canonical-json.js';
 import { newId } from '../shared/ids.js';
 
 type Values = Record<string, unknown>;
@@ -144,9 +144,11 @@ function mergeMessages(current: unknown, incoming: unknown): unknown[] {
       message.tool_calls ??= [];
       message.invalid_tool_calls ??= [];
     }
+    // Its keys sorted, as the stored messages' are (decision E13): the list stays canonical.
+    const stored = inCanonicalForm(message);
     const at = indexOf(message.id);
-    if (at !== undefined) messages[at] = message;
-    else positions!.set(message.id, messages.push(message) - 1);
+    if (at !== undefined) messages[at] = stored;
+    else positions!.set(message.id, messages.push(stored) - 1);
   }
   return messages;
 }

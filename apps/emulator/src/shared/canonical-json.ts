@@ -15,6 +15,19 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
+ * `value` with every object's keys in canonical (sorted) order: the objects already in order are
+ * kept as they are, the others copied. Whatever is built from it and from canonical values then
+ * stays on canonicalJson's fast path.
+ */
+export function inCanonicalForm<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || inCanonicalOrder(value)) return value;
+  if (Array.isArray(value)) return value.map(inCanonicalForm) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) setOwn(copy, key, inCanonicalForm((value as Record<string, unknown>)[key]));
+  return copy as T;
+}
+
+/**
  * Whether JSON.stringify writes `value` as canonicalJson does: every object's keys already
  * enumerate in sorted order, and nothing is undefined (which JSON.stringify would drop from an
  * object where the canonical text writes null). A key order JavaScript imposes (integer-like keys
