@@ -179,7 +179,7 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
       const threadId = canonicalUuid(path.thread_id);
       return store.transaction(() => {
         ensureThreadExists(threadId);
-        const latest = store.latestCheckpoint(threadId);
+        const latest = store.latestCheckpointHead(threadId);
         if (!latest) throw new HttpError(404, `Thread ${threadId} has no checkpoint.`);
         // thread_id and checkpoint_id are added on read: never store them.
         const { thread_id: _thread, checkpoint_id: _checkpoint, ...patch } = body.metadata;

@@ -3,9 +3,18 @@
 // nothing, and concurrent requests see each other's writes whole (the transaction is a savepoint
 // of the commit group, store/commit-group.ts).
 import type { Thread, ThreadCount, ThreadSearch, ThreadState } from '@agentplane/agent-server';
-import { canonicalEntries, canonicalJson, matchesFilter, objectText, textHash, valueHash } from '../shared/canonical-json.js';
+import {
+  canonicalEntries,
+  canonicalJson,
+  inCanonicalForm,
+  matchesFilter,
+  objectText,
+  textHash,
+  valueHash,
+} from '../shared/canonical-json.js';
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
+import { LatestValuesCache } from './latest-values-cache.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 
 /** A stored thread: the API's Thread, whose `values` are read only for the answers that show them. */
@@ -24,12 +33,13 @@ export type CheckpointRow = Pick<ThreadState, 'values' | 'next' | 'tasks'> & {
 };
 
 type RawThread = Omit<ThreadRow, 'metadata' | 'values' | 'config'> & { metadata: string; values?: string | null; config: string };
-type RawCheckpoint = Omit<CheckpointRow, 'metadata' | 'values' | 'next' | 'tasks'> & {
-  metadata: string;
-  values: string;
-  next: string;
-  tasks: string;
-};
+type RawCheckpointHead = Omit<CheckpointHead, 'metadata'> & { metadata: string };
+type RawCheckpoint = RawCheckpointHead & { values: string; next: string; tasks: string };
+
+/** A checkpoint without its content: what its row holds before the values. */
+export type CheckpointHead = Omit<CheckpointRow, keyof CheckpointContent>;
+/** What a checkpoint holds besides its identity and metadata; it never changes once written. */
+export type CheckpointContent = Pick<CheckpointRow, 'values' | 'next' | 'tasks'>;
 
 /** A checkpoint about to be written: its ID, time and content. */
 export interface StampedCheckpoint {
@@ -51,12 +61,15 @@ const THREAD_COLUMNS_WITH_VALUES = `${THREAD_COLUMNS}, (SELECT c."values" FROM c
 // Values are stored as canonical JSON (keys sorted): read back, they are canonical already, so
 // hashing the keys an update changes costs about a JSON.stringify (shared/canonical-json.ts).
 const CHECKPOINT_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks';
+// The columns before "values" in a row: reading them does not walk the values' overflow pages.
+const CHECKPOINT_HEAD_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata';
 
 export class ThreadStore {
   private readonly statements;
   /** Prepared statements by their SQL: a search's page (by columns, filter and order), a count (by filter). */
   private readonly pageStatements = new Map<string, import('better-sqlite3').Statement>();
   private readonly countStatements = new Map<string, import('better-sqlite3').Statement>();
+  private readonly latestContent = new LatestValuesCache<CheckpointContent>();
 
   constructor(
     private readonly db: Db,
@@ -98,6 +111,10 @@ export class ThreadStore {
         `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks FROM checkpoints WHERE thread_id = ?`,
       ),
       latestCheckpoint: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1`),
+      latestCheckpointHead: db.prepare(
+        `SELECT ${CHECKPOINT_HEAD_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1`,
+      ),
+      checkpointContent: db.prepare('SELECT "values", next, tasks FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?'),
       lastCheckpointId: db.prepare('SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1').pluck(),
       checkpoint: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?`),
       history: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC`),
@@ -162,17 +179,19 @@ export class ThreadStore {
 
   private insertCheckpoints(threadId: string, parentId: string | null, checkpoints: StampedCheckpoint[]): void {
     let parent = parentId;
-    for (const checkpoint of checkpoints) {
+    for (const [i, checkpoint] of checkpoints.entries()) {
+      const values = canonicalJson(checkpoint.planned.values);
       this.statements.insertCheckpoint.run(
         threadId,
         checkpoint.id,
         parent,
         checkpoint.created_at,
         JSON.stringify(checkpoint.planned.metadata),
-        canonicalJson(checkpoint.planned.values),
+        values,
         JSON.stringify(checkpoint.planned.next),
         JSON.stringify(checkpoint.planned.tasks),
       );
+      if (i === checkpoints.length - 1) this.rememberLatest(threadId, checkpoint, values.length);
       parent = checkpoint.id;
     }
   }
@@ -227,6 +246,7 @@ export class ThreadStore {
 
   /** Deletes a thread; its checkpoints and filter keys go with it (ON DELETE CASCADE). */
   delete(threadId: string): boolean {
+    this.latestContent.forget(threadId);
     return this.statements.deleteThread.run(threadId).changes > 0;
   }
 
@@ -271,16 +291,18 @@ export class ThreadStore {
   ): void {
     const { id, created_at, planned } = checkpoint;
     const entries = canonicalEntries(planned.values);
+    const text = objectText(entries);
     this.statements.insertCheckpoint.run(
       threadId,
       id,
       parentId,
       created_at,
       JSON.stringify(planned.metadata),
-      objectText(entries),
+      text,
       JSON.stringify(planned.next),
       JSON.stringify(planned.tasks),
     );
+    this.rememberLatest(threadId, checkpoint, text.length);
     this.statements.touchThread.run(now, created_at, threadId);
     const texts = new Map(entries);
     const hashOf = (key: string) => textHash(texts.get(key)!);
@@ -339,9 +361,39 @@ export class ThreadStore {
     if (expiresAt < this.earliestExpiry) this.earliestExpiry = expiresAt;
   }
 
+  /**
+   * The thread's latest checkpoint. Its content comes from the latest-values cache when it holds
+   * it; a thread the cache knows nothing of is read in one query, as before.
+   */
   latestCheckpoint(threadId: string): CheckpointRow | undefined {
-    const raw = this.statements.latestCheckpoint.get(threadId) as RawCheckpoint | undefined;
-    return raw && parseCheckpoint(raw);
+    if (!this.latestContent.has(threadId)) {
+      const raw = this.statements.latestCheckpoint.get(threadId) as RawCheckpoint | undefined;
+      if (!raw) return undefined;
+      const checkpoint = parseCheckpoint(raw);
+      this.latestContent.set(threadId, raw.checkpoint_id, checkpoint, raw.values.length);
+      return checkpoint;
+    }
+    const head = this.latestCheckpointHead(threadId);
+    if (!head) return undefined;
+    let content = this.latestContent.get(threadId, head.checkpoint_id);
+    if (!content) {
+      const raw = this.statements.checkpointContent.get(threadId, head.checkpoint_id) as Pick<RawCheckpoint, keyof CheckpointContent>;
+      content = parseContent(raw);
+      this.latestContent.set(threadId, head.checkpoint_id, content, raw.values.length);
+    }
+    return { ...head, ...content };
+  }
+
+  /** The thread's latest checkpoint without its content (which may be large). */
+  latestCheckpointHead(threadId: string): CheckpointHead | undefined {
+    const raw = this.statements.latestCheckpointHead.get(threadId) as RawCheckpointHead | undefined;
+    return raw && { ...raw, metadata: JSON.parse(raw.metadata) };
+  }
+
+  /** Keeps a checkpoint just written as its thread's latest, its values as they read back (keys in canonical order). */
+  private rememberLatest(threadId: string, checkpoint: StampedCheckpoint, valuesChars: number): void {
+    const { values, next, tasks } = checkpoint.planned;
+    this.latestContent.set(threadId, checkpoint.id, { values: inCanonicalForm(values), next, tasks }, valuesChars);
   }
 
   checkpoint(threadId: string, checkpointId: string): CheckpointRow | undefined {
@@ -500,11 +552,10 @@ function parseThread(raw: RawThread): ThreadRow {
 }
 
 function parseCheckpoint(raw: RawCheckpoint): CheckpointRow {
-  return {
-    ...raw,
-    metadata: JSON.parse(raw.metadata),
-    values: JSON.parse(raw.values),
-    next: JSON.parse(raw.next),
-    tasks: JSON.parse(raw.tasks),
-  };
+  const { thread_id, checkpoint_id, parent_checkpoint_id, created_at } = raw;
+  return { thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata: JSON.parse(raw.metadata), ...parseContent(raw) };
+}
+
+function parseContent(raw: Pick<RawCheckpoint, keyof CheckpointContent>): CheckpointContent {
+  return { values: JSON.parse(raw.values), next: JSON.parse(raw.next), tasks: JSON.parse(raw.tasks) };
 }
