@@ -62,7 +62,7 @@ describe('database', () => {
     db.close();
   });
 
-  it("migration 6 drops the thread row's copy of its values: a thread shows its latest checkpoint's, or {} without one", () => {
+  it("migrations 6 and 7: a thread shows its latest checkpoint's values, or {} without one, from checkpoints every one of which is kept", () => {
     const file = path.join(dir, 'v5.db');
     const old = new Database(file);
     for (const migration of MIGRATIONS.slice(0, 5)) old.exec(migration);
@@ -86,6 +86,12 @@ describe('database', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('threads');
     expect(columns).not.toContain('values');
+    // Migration 7 moved the checkpoints into an ordinary table, every row kept.
+    expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'checkpoints'").pluck().get()).not.toMatch(/WITHOUT ROWID/);
+    expect(db.prepare('SELECT checkpoint_id FROM checkpoints ORDER BY checkpoint_id').pluck().all()).toEqual([
+      '1ef00000-0000-6000-8000-000000000001',
+      '1ef00000-0000-6000-8000-000000000002',
+    ]);
     const store = new ThreadStore(db, new CommitGroup(db, () => {}));
     expect(store.get(withCheckpoints, { withValues: true })?.values).toEqual({ step: 2 });
     expect(store.get(without, { withValues: true })?.values).toEqual({});
@@ -122,7 +128,8 @@ describe('database', () => {
     expect(search).toMatch(/thread_filter_keys USING PRIMARY KEY \(scope=\? AND key=\? AND value_hash=\?\)/);
     expect(search).not.toMatch(/SCAN thread_filter_keys/);
     const history = plan("SELECT checkpoint_id FROM checkpoints WHERE thread_id = 'x' AND checkpoint_id < 'y' ORDER BY checkpoint_id DESC");
-    expect(history).toMatch(/SEARCH checkpoints USING PRIMARY KEY \(thread_id=\? AND checkpoint_id<\?\)/);
+    // The primary key's index (migration 7): a covering one for this read of IDs.
+    expect(history).toMatch(/SEARCH checkpoints USING COVERING INDEX sqlite_autoindex_checkpoints_1 \(thread_id=\? AND checkpoint_id<\?\)/);
     expect(history).not.toMatch(/TEMP B-TREE/);
     db.close();
   });

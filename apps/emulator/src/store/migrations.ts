@@ -147,4 +147,27 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE threads DROP COLUMN "values";
   `,
+  // 7: checkpoints become an ordinary (rowid) table, the values column last. A WITHOUT ROWID
+  // table keeps each whole row in its primary-key b-tree, interior cells included, and SQLite
+  // reads a cell's whole payload, overflow pages and all, to compare a key that overflows: every
+  // lookup of a thread's checkpoints read its large states on the way down (12 µs to find the
+  // latest checkpoint ID of a 100-message thread). Now the key lives in a small index and the rows
+  // in the table; a read of the columns before the values does not touch their overflow pages.
+  `
+  CREATE TABLE checkpoints_v7 (
+    thread_id TEXT NOT NULL REFERENCES threads (thread_id) ON DELETE CASCADE,
+    checkpoint_id TEXT NOT NULL,
+    parent_checkpoint_id TEXT,
+    created_at TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    next TEXT NOT NULL,
+    tasks TEXT NOT NULL,
+    "values" TEXT NOT NULL,
+    PRIMARY KEY (thread_id, checkpoint_id)
+  );
+  INSERT INTO checkpoints_v7 (thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, next, tasks, "values")
+    SELECT thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, next, tasks, "values" FROM checkpoints;
+  DROP TABLE checkpoints;
+  ALTER TABLE checkpoints_v7 RENAME TO checkpoints;
+  `,
 ];
