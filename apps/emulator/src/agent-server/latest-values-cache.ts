@@ -1,11 +1,12 @@
-// The values of recent threads' latest checkpoints, parsed (decision E13). A state update reads
-// its thread's latest values, merges into them and writes a new checkpoint; on a long conversation
-// parsing the stored text was a quarter of its time. The update's own checkpoint is kept here, so
-// the next update or state read of the thread skips the parse.
+// Recent threads' latest checkpoints, parsed (decision E13). A state update reads its thread's
+// latest checkpoint, merges into its values and writes a new one; on a long conversation parsing
+// the stored text was a quarter of its time. The update's own checkpoint is kept here, so the next
+// update or state read of the thread skips the read and the parse.
 //
-// Entries never go stale: checkpoint values never change once written, and an entry is used only
-// when its checkpoint ID is the one the database says is the thread's latest (checkpoint IDs are
-// never reused, so neither a rolled-back write nor a deleted and re-created thread can match).
+// An entry is used only when its checkpoint ID is the one the database says is the thread's latest.
+// Checkpoint IDs are never reused, so neither a rolled-back write nor a deleted and re-created
+// thread can match; values never change once written; the writes that change a checkpoint's
+// metadata or parent forget the thread's entry.
 // Cached values are shared with their readers, which must not modify them: the superstep planner
 // copies what it changes, and answers are only serialised.
 

@@ -69,7 +69,7 @@ export class ThreadStore {
   /** Prepared statements by their SQL: a search's page (by columns, filter and order), a count (by filter). */
   private readonly pageStatements = new Map<string, import('better-sqlite3').Statement>();
   private readonly countStatements = new Map<string, import('better-sqlite3').Statement>();
-  private readonly latestContent = new LatestValuesCache<CheckpointContent>();
+  private readonly latest = new LatestValuesCache<CheckpointRow>();
 
   constructor(
     private readonly db: Db,
@@ -114,7 +114,6 @@ export class ThreadStore {
       latestCheckpointHead: db.prepare(
         `SELECT ${CHECKPOINT_HEAD_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1`,
       ),
-      checkpointContent: db.prepare('SELECT "values", next, tasks FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?'),
       lastCheckpointId: db.prepare('SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1').pluck(),
       checkpoint: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?`),
       history: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC`),
@@ -191,7 +190,7 @@ export class ThreadStore {
         JSON.stringify(checkpoint.planned.next),
         JSON.stringify(checkpoint.planned.tasks),
       );
-      if (i === checkpoints.length - 1) this.rememberLatest(threadId, checkpoint, values.length);
+      if (i === checkpoints.length - 1) this.rememberLatest(threadId, parent, checkpoint, values.length);
       parent = checkpoint.id;
     }
   }
@@ -246,7 +245,7 @@ export class ThreadStore {
 
   /** Deletes a thread; its checkpoints and filter keys go with it (ON DELETE CASCADE). */
   delete(threadId: string): boolean {
-    this.latestContent.forget(threadId);
+    this.latest.forget(threadId);
     return this.statements.deleteThread.run(threadId).changes > 0;
   }
 
@@ -257,6 +256,7 @@ export class ThreadStore {
     if (latest) {
       this.statements.deleteOlderCheckpoints.run(threadId, latest);
       this.statements.orphanCheckpoint.run(threadId, latest);
+      this.latest.forget(threadId);
     }
     return true;
   }
@@ -302,7 +302,7 @@ export class ThreadStore {
       JSON.stringify(planned.next),
       JSON.stringify(planned.tasks),
     );
-    this.rememberLatest(threadId, checkpoint, text.length);
+    this.rememberLatest(threadId, parentId, checkpoint, text.length);
     this.statements.touchThread.run(now, created_at, threadId);
     const texts = new Map(entries);
     const hashOf = (key: string) => textHash(texts.get(key)!);
@@ -336,6 +336,8 @@ export class ThreadStore {
   /** Replaces the stored metadata of one checkpoint (without thread_id and checkpoint_id). */
   setCheckpointMetadata(threadId: string, checkpointId: string, metadata: Record<string, unknown>): void {
     this.statements.setCheckpointMetadata.run(JSON.stringify(metadata), threadId, checkpointId);
+    // Forgotten, not updated: should this request's savepoint roll back, the row is read again.
+    this.latest.forget(threadId);
   }
 
   /**
@@ -362,26 +364,18 @@ export class ThreadStore {
   }
 
   /**
-   * The thread's latest checkpoint. Its content comes from the latest-values cache when it holds
-   * it; a thread the cache knows nothing of is read in one query, as before.
+   * The thread's latest checkpoint: its ID from the primary key's index alone, the rest from the
+   * latest-checkpoint cache when that holds this ID, else from the row.
    */
   latestCheckpoint(threadId: string): CheckpointRow | undefined {
-    if (!this.latestContent.has(threadId)) {
-      const raw = this.statements.latestCheckpoint.get(threadId) as RawCheckpoint | undefined;
-      if (!raw) return undefined;
-      const checkpoint = parseCheckpoint(raw);
-      this.latestContent.set(threadId, raw.checkpoint_id, checkpoint, raw.values.length);
-      return checkpoint;
-    }
-    const head = this.latestCheckpointHead(threadId);
-    if (!head) return undefined;
-    let content = this.latestContent.get(threadId, head.checkpoint_id);
-    if (!content) {
-      const raw = this.statements.checkpointContent.get(threadId, head.checkpoint_id) as Pick<RawCheckpoint, keyof CheckpointContent>;
-      content = parseContent(raw);
-      this.latestContent.set(threadId, head.checkpoint_id, content, raw.values.length);
-    }
-    return { ...head, ...content };
+    const latestId = this.statements.lastCheckpointId.get(threadId) as string | undefined;
+    if (latestId === undefined) return undefined;
+    const cached = this.latest.get(threadId, latestId);
+    if (cached) return cached;
+    const raw = this.statements.checkpoint.get(threadId, latestId) as RawCheckpoint;
+    const checkpoint = parseCheckpoint(raw);
+    this.latest.set(threadId, latestId, checkpoint, raw.values.length);
+    return checkpoint;
   }
 
   /** The thread's latest checkpoint without its content (which may be large). */
@@ -390,10 +384,24 @@ export class ThreadStore {
     return raw && { ...raw, metadata: JSON.parse(raw.metadata) };
   }
 
-  /** Keeps a checkpoint just written as its thread's latest, its values as they read back (keys in canonical order). */
-  private rememberLatest(threadId: string, checkpoint: StampedCheckpoint, valuesChars: number): void {
-    const { values, next, tasks } = checkpoint.planned;
-    this.latestContent.set(threadId, checkpoint.id, { values: inCanonicalForm(values), next, tasks }, valuesChars);
+  /** Keeps a checkpoint just written as its thread's latest, as it reads back (values' keys in canonical order). */
+  private rememberLatest(threadId: string, parentId: string | null, checkpoint: StampedCheckpoint, valuesChars: number): void {
+    const { values, next, tasks, metadata } = checkpoint.planned;
+    this.latest.set(
+      threadId,
+      checkpoint.id,
+      {
+        thread_id: threadId,
+        checkpoint_id: checkpoint.id,
+        parent_checkpoint_id: parentId,
+        created_at: checkpoint.created_at,
+        metadata,
+        values: inCanonicalForm(values),
+        next,
+        tasks,
+      },
+      valuesChars,
+    );
   }
 
   checkpoint(threadId: string, checkpointId: string): CheckpointRow | undefined {
