@@ -14,7 +14,7 @@ import {
 } from '../shared/canonical-json.js';
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
-import { LatestValuesCache } from './latest-values-cache.js';
+import { LatestCheckpointCache } from './latest-checkpoint-cache.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 
 /** A stored thread: the API's Thread, whose `values` are read only for the answers that show them. */
@@ -69,7 +69,7 @@ export class ThreadStore {
   /** Prepared statements by their SQL: a search's page (by columns, filter and order), a count (by filter). */
   private readonly pageStatements = new Map<string, import('better-sqlite3').Statement>();
   private readonly countStatements = new Map<string, import('better-sqlite3').Statement>();
-  private readonly latest = new LatestValuesCache<CheckpointRow>();
+  private readonly latest = new LatestCheckpointCache<CheckpointRow>();
 
   constructor(
     private readonly db: Db,
@@ -110,7 +110,6 @@ export class ThreadStore {
       copyCheckpoints: db.prepare(
         `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks FROM checkpoints WHERE thread_id = ?`,
       ),
-      latestCheckpoint: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1`),
       latestCheckpointHead: db.prepare(
         `SELECT ${CHECKPOINT_HEAD_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1`,
       ),

@@ -7,8 +7,8 @@
 // Checkpoint IDs are never reused, so neither a rolled-back write nor a deleted and re-created
 // thread can match; values never change once written; the writes that change a checkpoint's
 // metadata or parent forget the thread's entry.
-// Cached values are shared with their readers, which must not modify them: the superstep planner
-// copies what it changes, and answers are only serialised.
+// Cached checkpoints are shared with their readers, which must not modify them: the superstep
+// planner copies what it changes, and answers are only serialised.
 
 /** The cache's whole budget, counted in characters of the values' canonical text. */
 const BUDGET_CHARS = 16 * 1024 * 1024;
@@ -21,8 +21,8 @@ interface Entry<Content> {
   chars: number;
 }
 
-/** `Content`: what is kept of a thread's latest checkpoint (its values, and the small rest of it). */
-export class LatestValuesCache<Content> {
+/** `Content`: what is kept of a thread's latest checkpoint (the store keeps it whole). */
+export class LatestCheckpointCache<Content> {
   /** In least recently used order: a Map iterates in insertion order, and a hit is re-inserted. */
   private readonly entries = new Map<string, Entry<Content>>();
   private chars = 0;

@@ -1,17 +1,17 @@
-// The latest-values cache: a thread's state reads the same, byte for byte, whether its values come
+// The latest-checkpoint cache: a thread's state reads the same, byte for byte, whether its values come
 // from the cache or from the database, after every kind of write; and the cache stays in its budget.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createAgentServerClient } from '@agentplane/agent-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LatestValuesCache } from '../src/agent-server/latest-values-cache.js';
+import { LatestCheckpointCache } from '../src/agent-server/latest-checkpoint-cache.js';
 import { startTestEmulator } from './support/harness.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-latest-values-'));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-latest-checkpoint-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe('the latest-values cache', () => {
+describe('the latest-checkpoint cache', () => {
   it('answers what the database holds: a warm emulator and a cold one on the same file read every thread alike', async () => {
     const file = path.join(dir, 'threads.db');
     const warm = await startTestEmulator({ db: file });
@@ -93,7 +93,7 @@ describe('the latest-values cache', () => {
   });
 
   it('keeps within its budget, dropping the least recently used, and never keeps a state larger than an eighth of it', () => {
-    const cache = new LatestValuesCache<{ i: number }>();
+    const cache = new LatestCheckpointCache<{ i: number }>();
     const megabyte = 1024 * 1024;
     for (let i = 0; i < 20; i++) cache.set(`t-${i}`, 'c-1', { i }, megabyte);
     // 16 MiB in all: the first four went, oldest first, except one used since.
