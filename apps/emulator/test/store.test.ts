@@ -16,6 +16,15 @@ import { MIGRATIONS } from '../src/store/migrations.js';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-emulator-store-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** A database file as an emulator of schema `version` left it: its first migrations only. */
+function fileAtVersion(name: string, version: number): { file: string; old: Database.Database } {
+  const file = path.join(dir, name);
+  const old = new Database(file);
+  for (const migration of MIGRATIONS.slice(0, version)) old.exec(migration);
+  old.pragma(`user_version = ${version}`);
+  return { file, old };
+}
+
 describe('database', () => {
   it('migrates a new file to the latest version in WAL mode, and reopening changes nothing', () => {
     const file = path.join(dir, 'a.db');
@@ -30,10 +39,7 @@ describe('database', () => {
   });
 
   it("migration 5 keeps every filter key of a version-4 file, each with its thread's creation time", () => {
-    const file = path.join(dir, 'v4.db');
-    const old = new Database(file);
-    for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
-    old.pragma('user_version = 4');
+    const { file, old } = fileAtVersion('v4.db', 4);
     const threads = [
       ['0e1c7a52-8b1f-4d3a-9e6f-2a4b6c8d0e1f', '2026-01-01T00:00:00.000Z', 'acme'],
       ['5f2d8b63-9c2a-4e4b-8f7a-3b5c7d9e1f2a', '2026-01-02T00:00:00.000Z', 'acme'],
@@ -63,10 +69,7 @@ describe('database', () => {
   });
 
   it("migrations 6 and 7: a thread shows its latest checkpoint's values, or {} without one, from checkpoints every one of which is kept", () => {
-    const file = path.join(dir, 'v5.db');
-    const old = new Database(file);
-    for (const migration of MIGRATIONS.slice(0, 5)) old.exec(migration);
-    old.pragma('user_version = 5');
+    const { file, old } = fileAtVersion('v5.db', 5);
     const insertThread = old.prepare(
       "INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, \"values\", config) VALUES (?, ?, ?, ?, 'idle', '{}', ?, '{}')",
     );

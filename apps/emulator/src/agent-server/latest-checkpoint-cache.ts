@@ -27,11 +27,6 @@ export class LatestCheckpointCache<Content> {
   private readonly entries = new Map<string, Entry<Content>>();
   private chars = 0;
 
-  /** Whether anything is kept for the thread (perhaps of an older checkpoint). */
-  has(threadId: string): boolean {
-    return this.entries.has(threadId);
-  }
-
   /** What is kept of the thread's latest checkpoint, if `checkpointId` (its latest) is the one kept. */
   get(threadId: string, checkpointId: string): Content | undefined {
     const entry = this.entries.get(threadId);

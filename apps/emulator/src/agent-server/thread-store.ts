@@ -36,10 +36,8 @@ type RawThread = Omit<ThreadRow, 'metadata' | 'values' | 'config'> & { metadata:
 type RawCheckpointHead = Omit<CheckpointHead, 'metadata'> & { metadata: string };
 type RawCheckpoint = RawCheckpointHead & { values: string; next: string; tasks: string };
 
-/** A checkpoint without its content: what its row holds before the values. */
-export type CheckpointHead = Omit<CheckpointRow, keyof CheckpointContent>;
-/** What a checkpoint holds besides its identity and metadata; it never changes once written. */
-export type CheckpointContent = Pick<CheckpointRow, 'values' | 'next' | 'tasks'>;
+/** A checkpoint without its content (values, next, tasks): what its row holds before the values. */
+export type CheckpointHead = Omit<CheckpointRow, 'values' | 'next' | 'tasks'>;
 
 /** A checkpoint about to be written: its ID, time and content. */
 export interface StampedCheckpoint {
@@ -559,10 +557,11 @@ function parseThread(raw: RawThread): ThreadRow {
 }
 
 function parseCheckpoint(raw: RawCheckpoint): CheckpointRow {
-  const { thread_id, checkpoint_id, parent_checkpoint_id, created_at } = raw;
-  return { thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata: JSON.parse(raw.metadata), ...parseContent(raw) };
-}
-
-function parseContent(raw: Pick<RawCheckpoint, keyof CheckpointContent>): CheckpointContent {
-  return { values: JSON.parse(raw.values), next: JSON.parse(raw.next), tasks: JSON.parse(raw.tasks) };
+  return {
+    ...raw,
+    metadata: JSON.parse(raw.metadata),
+    values: JSON.parse(raw.values),
+    next: JSON.parse(raw.next),
+    tasks: JSON.parse(raw.tasks),
+  };
 }
