@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommitGroup } from '../src/store/commit-group.js';
 import { openDatabase } from '../src/store/database.js';
-import { startWalCheckpointer } from '../src/store/wal-checkpointer.js';
+import { checkpointTurn, startWalCheckpointer } from '../src/store/wal-checkpointer.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -107,6 +107,25 @@ describe('the WAL checkpointer', () => {
       checkpointer.stop();
       db.close();
     }
+  });
+
+  it('catches up with the writer before it asks for a restart, so that the serving connection has little left to copy', () => {
+    const limits = { restartAfterFrames: 4096, caughtUpFrames: 64, maxPasses: 8 };
+    /** A checkpoint whose passes see these WAL sizes, one after the other; the passes it ran. */
+    const passesSeeing = (sizes: number[]) => {
+      let passes = 0;
+      const asked = checkpointTurn(() => sizes[Math.min(passes++, sizes.length - 1)]!, limits);
+      return { asked, passes };
+    };
+    // Under the threshold: one pass, no request.
+    expect(passesSeeing([4095])).toEqual({ asked: false, passes: 1 });
+    // The writer added 900 frames during the first copy, 200 during the second, 30 during the
+    // third: the fourth pass finds few enough new frames, and the worker asks.
+    expect(passesSeeing([5000, 5900, 6100, 6130, 6140])).toEqual({ asked: true, passes: 4 });
+    // A pass that finds the WAL restarted (smaller than before) has nothing to catch up.
+    expect(passesSeeing([5000, 12])).toEqual({ asked: true, passes: 2 });
+    // A writer as fast as the copy: the worker stops after maxPasses and asks anyway.
+    expect(passesSeeing(Array.from({ length: 20 }, (_, i) => 5000 + i * 1000))).toEqual({ asked: true, passes: 8 });
   });
 
   it('does not keep the process alive: a program that never stops it still exits', () => {

@@ -15,6 +15,10 @@
 // then grow by every page written (267 MB in 20 seconds of state updates). So once the WAL
 // holds RESTART_AFTER_FRAMES frames, the worker asks the serving connection to copy the few frames
 // left itself, between two groups (`betweenGroups`): the next group then starts the WAL over.
+// "Few" is the worker's doing (`checkpointTurn`): a pass copying thousands of frames takes tens of
+// milliseconds, during which the writer adds hundreds more, and whatever is left when the request
+// arrives is copied on the event loop, every request waiting. So before asking, the worker copies
+// again until a pass finds almost nothing new.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Db } from './database.js';
@@ -23,6 +27,34 @@ const CHECKPOINT_EVERY_MS = 100;
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 /** 4096 frames of 4 KiB pages: a WAL of about 16 MiB (SQLite's own limit is 1000 frames, copied inline). */
 const RESTART_AFTER_FRAMES = 4096;
+/** A pass that found at most this many new frames has caught up with the writer. */
+const CAUGHT_UP_FRAMES = 64;
+/** Passes per turn at most: a writer as fast as the copy would otherwise keep the worker looping. */
+const MAX_PASSES = 8;
+
+export interface TurnLimits {
+  restartAfterFrames: number;
+  caughtUpFrames: number;
+  maxPasses: number;
+}
+
+/**
+ * One turn of the worker: a PASSIVE checkpoint (`checkpoint` runs one and gives the WAL's frame
+ * count) and, once the WAL holds `restartAfterFrames`, more passes until one finds at most
+ * `caughtUpFrames` new frames (or `maxPasses` have run). Returns whether to ask the serving
+ * connection to restart the WAL. It runs on the worker thread, passed there as source text, so it
+ * uses nothing but its arguments.
+ */
+export function checkpointTurn(checkpoint: () => number, limits: TurnLimits): boolean {
+  let frames = checkpoint();
+  if (frames < limits.restartAfterFrames) return false;
+  for (let pass = 1; pass < limits.maxPasses; pass++) {
+    const before = frames;
+    frames = checkpoint();
+    if (frames - before <= limits.caughtUpFrames) break;
+  }
+  return true;
+}
 
 // The worker is evaluated from this text rather than loaded from a file, so that it runs the same
 // from the built package and from the TypeScript sources under test.
@@ -31,9 +63,10 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+const checkpointTurn = ${checkpointTurn.toString()};
+const checkpoint = () => db.pragma('wal_checkpoint(PASSIVE)')[0].log;
 const timer = setInterval(() => {
-  const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
-  if (log >= workerData.restartAfterFrames) parentPort.postMessage('restart');
+  if (checkpointTurn(checkpoint, workerData.limits)) parentPort.postMessage('restart');
 }, workerData.everyMs);
 parentPort.on('message', () => {
   clearInterval(timer);
@@ -62,7 +95,12 @@ export function startWalCheckpointer(
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { driver, file, everyMs: CHECKPOINT_EVERY_MS, restartAfterFrames },
+    workerData: {
+      driver,
+      file,
+      everyMs: CHECKPOINT_EVERY_MS,
+      limits: { restartAfterFrames, caughtUpFrames: CAUGHT_UP_FRAMES, maxPasses: MAX_PASSES } satisfies TurnLimits,
+    },
   });
   let restartAsked = false;
   worker.on('message', () => {
