@@ -61,6 +61,12 @@ describe('canonicalJson', () => {
     expect(canonicalJson(value)).toBe('{"__proto__":{"a":1,"b":2},"z":1}');
   });
 
+  it('hashes as files written by earlier versions did: SHA-1 of the canonical text, base64url', () => {
+    // Stored filter keys hold these hashes; a different hash would make every stored key unfindable.
+    expect(valueHash('agent')).toBe('NfNG1kr3egFCTG3JV5EjqCdRAuU');
+    expect(valueHash({ b: null, a: [1, 'x'] })).toBe('NwviGQ7jezZwWQzfWf78k6l7J8Y');
+  });
+
   it('gives, key by key, the texts and hashes of the whole value', () => {
     fc.assert(
       fc.property(fc.dictionary(key, json, { maxKeys: 6 }), (object) => {
