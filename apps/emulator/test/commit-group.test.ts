@@ -117,6 +117,47 @@ describe('the commit group', () => {
     expect(committedNotes()).toEqual(['later']);
   });
 
+  it('runs the reads of one turn in one read transaction, ended with the turn, and answers them at once', async () => {
+    const { db, commits, add, committedNotes } = notesDatabase();
+    commits.transaction(() => add('committed before'));
+    await nextTurn();
+    const count = db.prepare('SELECT count(*) FROM notes').pluck();
+    const answered: boolean[] = [];
+    expect(commits.read(() => count.get())).toBe(1);
+    // Still open: the turn's next read uses it instead of a transaction of its own.
+    expect(db.inTransaction).toBe(true);
+    commits.afterCommit((committed) => answered.push(committed));
+    expect(answered).toEqual([true]); // a read waits for nothing
+    expect(commits.read(() => count.get())).toBe(1);
+    // A task between groups waits for the read transaction's end too (a checkpoint cannot run inside it).
+    const tasks: boolean[] = [];
+    commits.betweenGroups(() => tasks.push(db.inTransaction));
+    expect(tasks).toEqual([]);
+    await nextTurn();
+    expect(db.inTransaction).toBe(false);
+    expect(tasks).toEqual([false]);
+    expect(committedNotes()).toEqual(['committed before']);
+  });
+
+  it('ends the read transaction when a write comes in the same turn, and holds the answers from then on', async () => {
+    const { db, commits, add, committedNotes } = notesDatabase();
+    const count = db.prepare('SELECT count(*) FROM notes').pluck();
+    const answered: string[] = [];
+    expect(commits.read(() => count.get())).toBe(0);
+    commits.afterCommit(() => answered.push('read'));
+    // A handler runs in the turn's transaction and writes through `transaction`.
+    commits.read(() => commits.transaction(() => add('written')));
+    commits.afterCommit(() => answered.push('write'));
+    expect(commits.read(() => count.get())).toBe(1); // the group's own write, not yet committed
+    commits.afterCommit(() => answered.push('read after the write'));
+    expect(answered).toEqual(['read']);
+    expect(committedNotes()).toEqual([]);
+    await nextTurn();
+    expect(answered).toEqual(['read', 'write', 'read after the write']);
+    expect(committedNotes()).toEqual(['written']);
+    expect(db.inTransaction).toBe(false);
+  });
+
   it('commits at once when asked (before the database closes)', () => {
     const { commits, add, committedNotes } = notesDatabase();
     commits.transaction(() => add('closing'));
@@ -133,7 +174,7 @@ describe('an answer whose writes were not kept', () => {
       handlers: Object.fromEntries(contract.operations.map((op) => [op.operationId, () => ({ status: 204 })])),
       authenticator: createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false }),
       validateResponses: false,
-      commits: { afterCommit: (then) => then(false) },
+      commits: { afterCommit: (then) => then(false), read: (work) => work() },
     });
     const reply = handle({ method: 'DELETE', target: '/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f', headers: {}, body: null });
     expect(reply.status).toBe(204);

@@ -166,7 +166,7 @@ describe('hostile input: refused where the spec says, never a 500, nothing store
 describe('response validation', () => {
   const anonymous = createAuthenticator({ schemes: {}, anonymous: {}, requireCredentials: false });
   /** These handlers store nothing: no answer waits for a commit. */
-  const commits = { afterCommit: (then: (committed: boolean) => void) => then(true) };
+  const commits = { afterCommit: (then: (committed: boolean) => void) => then(true), read: <T>(work: () => T) => work() };
   /** The agent server's HTTP layer with every handler answering `answer`, reached in process. */
   const layerAnswering = (answer: RawAnswer, validateResponses: boolean, reported: string[] = []) => {
     const contract = loadContract('agent-server');

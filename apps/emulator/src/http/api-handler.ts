@@ -45,7 +45,7 @@ export interface ApiHandlerOptions<Principal> {
   validateResponses: boolean;
   onContractViolation?: (message: string) => void;
   /** The commit group of the store the handlers write to: answers wait for its COMMIT. */
-  commits: Pick<CommitGroup, 'afterCommit'>;
+  commits: Pick<CommitGroup, 'afterCommit' | 'read'>;
 }
 
 /**
@@ -133,9 +133,10 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
       if (issues.length > 0) throw validationError(issues);
 
       const handler = handlers[operation.operationId]!;
+      const request = { operationId: operation.operationId, path, query, body, headers: exchange.headers, principal: auth.principal };
       return checked(
         operation,
-        handler({ operationId: operation.operationId, path, query, body, headers: exchange.headers, principal: auth.principal }),
+        options.commits.read(() => handler(request)),
       );
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
