@@ -19,8 +19,11 @@ export function openThreadStore(file: string): { store: ThreadStore; close(): vo
   return {
     store: new ThreadStore(db, commits),
     close() {
-      commits.commit();
-      db.close();
+      try {
+        commits.commit();
+      } finally {
+        db.close();
+      }
     },
   };
 }

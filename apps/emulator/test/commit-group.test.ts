@@ -158,6 +158,19 @@ describe('the commit group', () => {
     expect(db.inTransaction).toBe(false);
   });
 
+  it('rolls a failed group back before reporting it, so that an onError that throws leaves no transaction open', async () => {
+    const { db, add, committedNotes } = notesDatabase();
+    const commits = new CommitGroup(db, (message) => {
+      throw new Error(message); // as seeding's does
+    });
+    commits.transaction(() => add('orphan', 'nobody'));
+    expect(() => commits.commit()).toThrow(/could not be committed.*FOREIGN KEY/);
+    expect(db.inTransaction).toBe(false);
+    commits.transaction(() => add('next'));
+    commits.commit();
+    expect(committedNotes()).toEqual(['next']);
+  });
+
   it('commits at once when asked (before the database closes)', () => {
     const { commits, add, committedNotes } = notesDatabase();
     commits.transaction(() => add('closing'));

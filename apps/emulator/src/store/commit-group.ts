@@ -97,8 +97,10 @@ export class CommitGroup {
       this.sql.commit.run();
     } catch (error) {
       committed = false;
-      this.onError(`a group of ${waiting.length} requests could not be committed, none of it was kept: ${(error as Error).message}`);
+      // Rolled back before anyone hears of it: an onError that throws (seeding's does) must not
+      // leave the transaction open under the next group.
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.onError(`a group of ${waiting.length} requests could not be committed, none of it was kept: ${(error as Error).message}`);
     }
     for (const then of waiting) then(committed);
   }
