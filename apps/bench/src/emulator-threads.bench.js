@@ -285,11 +285,14 @@ export async function run() {
           ? [{ server: floor, endpoint: rows.prism[i].endpoint }]
           : []),
       ];
+      // The servers not in this row (LangGraph where it does not serve the operation, the floor
+      // server but for the GET) are stopped throughout.
+      const bystanders = [emulator.pid, langgraph.pid, prism.pid, floor.pid];
       const measured = await compare(
         contenders,
         consumes
-          ? { connections: CONNECTIONS, amount: CONSUMED_PER_ROUND, rounds: ROUNDS }
-          : { connections: CONNECTIONS, seconds: ROUND_S, warmup: WARMUP_S, rounds: ROUNDS },
+          ? { connections: CONNECTIONS, amount: CONSUMED_PER_ROUND, rounds: ROUNDS, bystanders }
+          : { connections: CONNECTIONS, seconds: ROUND_S, warmup: WARMUP_S, rounds: ROUNDS, bystanders },
       );
       const at = (/** @type {Server} */ server) => measured[contenders.findIndex((c) => c.server === server)];
       results.push({
@@ -308,7 +311,7 @@ export async function run() {
       `\nSame machine, same run. autocannon in this process, ${CONNECTIONS} connections; per server and row a ${WARMUP_S} s warm-up, then ${ROUNDS} rounds of ${ROUND_S} s interleaved`,
     );
     console.log(
-      `(delete and prune: ${CONSUMED_PER_ROUND} requests per round, each on its own thread); req/s of the median round. Each stateful server holds ${THREADS.toLocaleString('en-US')} threads`,
+      `(delete and prune: ${CONSUMED_PER_ROUND} requests per round, each on its own thread), each server alone (the others stopped); req/s of the median round. Each stateful server holds ${THREADS.toLocaleString('en-US')} threads`,
     );
     console.log(
       `and ${CONVERSATIONS} created with 3 supersteps, made through its API (creates/s while seeding: emulator ${fmtRate(seededEmulator.createsPerSecond)}, LangGraph JS ${fmtRate(seededLangGraph.createsPerSecond)}),`,

@@ -4,7 +4,10 @@
 // How it measures. Every server is its own process; autocannon in this process is the load
 // generator, with the same connections, durations and request generators for every server.
 // Contenders are measured in interleaved rounds (Prism, emulator, Prism, emulator, ...) after a
-// warm-up each, so that other work on the machine hits all of them alike. autocannon's
+// warm-up each, so that other work on the machine hits all of them alike. During each round the
+// other servers are stopped (SIGSTOP), and the round starts once its server is quiet: no server's
+// background work (a store written to disk, a WAL copied) is charged to another (isolation.js).
+// autocannon's
 // own latency histogram has 1 ms resolution, too coarse for sub-millisecond answers, so latencies
 // come from its per-response event (µs precision), and requests/s is 2xx answers / wall time of
 // the median round (one round that other work on the machine disturbed does not move it).

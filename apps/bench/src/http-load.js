@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { stopChild } from '@agentplane/mock/prism';
 import autocannon from 'autocannon';
 import { cpuSeconds } from './emulator-process.js';
+import { isolate } from './isolation.js';
 
 export const WARMUP_S = 2; // long enough for V8 to optimise the request path: 1 s left the first round slow
 export const ROUNDS = 3; // odd, so that the median is one round's rate
@@ -122,20 +123,32 @@ export function summarize(samples) {
  * Measures several contenders alike: a warm-up each, then `rounds` interleaved rounds, each of
  * `seconds`, or of `amount` requests (for writes that consume their targets, such as deletes:
  * the number of targets each contender needs is then known in advance, `amount × (rounds + 1)`).
+ * Each runs alone, the others stopped, from a quiet start (isolation.js); `bystanders` are the
+ * pids of other servers of the benchmark, stopped throughout.
  * @param {{server: Server, endpoint: Endpoint}[]} contenders
- * @param {{connections: number, seconds?: number, amount?: number, warmup?: number, rounds?: number}} options
+ * @param {{connections: number, seconds?: number, amount?: number, warmup?: number, rounds?: number, bystanders?: number[]}} options
  * @returns {Promise<Measurement[]>}
  */
-export async function compare(contenders, { connections, seconds, amount, warmup = WARMUP_S, rounds = ROUNDS }) {
+export async function compare(contenders, { connections, seconds, amount, warmup = WARMUP_S, rounds = ROUNDS, bystanders = [] }) {
   const length = amount ? { amount } : { duration: seconds };
-  for (const { server, endpoint } of contenders)
-    await load({ server, endpoint, connections, ...(amount ? { amount } : { duration: warmup }) });
-  /** @type {Sample[][]} */
-  const samples = contenders.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (const [i, { server, endpoint }] of contenders.entries()) samples[i].push(await load({ server, endpoint, connections, ...length }));
+  const machine = isolate([...contenders.map(({ server }) => server.pid), ...bystanders]);
+  try {
+    for (const { server, endpoint } of contenders) {
+      await machine.alone(server.pid);
+      await load({ server, endpoint, connections, ...(amount ? { amount } : { duration: warmup }) });
+    }
+    /** @type {Sample[][]} */
+    const samples = contenders.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, { server, endpoint }] of contenders.entries()) {
+        await machine.alone(server.pid);
+        samples[i].push(await load({ server, endpoint, connections, ...length }));
+      }
+    }
+    return samples.map(summarize);
+  } finally {
+    machine.resumeAll();
   }
-  return samples.map(summarize);
 }
 
 /**

@@ -1,0 +1,86 @@
+// Each contender of a comparison runs alone on the machine: while one server is measured, the
+// others are stopped (SIGSTOP), and its rounds start once it is quiet itself. On 2 cores a
+// server's background work otherwise lands in another's rounds and is charged to that one:
+// the LangGraph JS dev server writes its whole store to disk (superjson, every thread) 3 s after
+// its last request, which with rounds of 1.5 s falls in the emulator's or the floor server's
+// next round; the emulator's WAL checkpointer thread copies what a round wrote after it ended.
+// Stopped, a server does that work when it runs again, before its own round: what it costs is
+// visible in nobody's figures, instead of in somebody else's.
+import fs from 'node:fs';
+import { cpuSeconds } from './emulator-process.js';
+
+const QUIET_POLL_MS = 100;
+/** Quiet: less CPU than this over one poll. /proc counts in ticks of 10 ms, so this is "none". */
+const QUIET_CPU_S = 0.01;
+const QUIET_WAIT_MS = 5_000;
+
+/**
+ * The processes of a server: its process group when it leads one (a server that starts children,
+ * such as `langgraphjs dev`, is spawned detached for that), else its one process. Never the
+ * group of a process that does not lead it: that would be this benchmark's own.
+ * @param {number} pid
+ */
+function processesOf(pid) {
+  const leadsGroup = statFields(pid)?.[2] === String(pid);
+  const members = () =>
+    leadsGroup
+      ? fs
+          .readdirSync('/proc')
+          .filter((entry) => /^\d+$/.test(entry))
+          .map(Number)
+          .filter((other) => statFields(other)?.[2] === String(pid))
+      : [pid];
+  return {
+    /** @param {'SIGSTOP' | 'SIGCONT'} signal */
+    signal(signal) {
+      try {
+        process.kill(leadsGroup ? -pid : pid, signal);
+      } catch {
+        // gone: nothing to stop or resume
+      }
+    },
+    cpuSeconds: () =>
+      members().reduce((sum, member) => {
+        try {
+          return sum + cpuSeconds(member);
+        } catch {
+          return sum; // exited meanwhile
+        }
+      }, 0),
+  };
+}
+
+/** The fields of /proc/<pid>/stat after the command name (state, ppid, pgrp, ...), or undefined. */
+function statFields(/** @type {number} */ pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The servers of one comparison; `alone(pid)` stops the others, resumes that one and waits until
+ * it is quiet; `resumeAll()` lets every one run again (always call it, or they stay stopped).
+ * @param {number[]} pids
+ */
+export function isolate(pids) {
+  const servers = new Map([...new Set(pids)].map((pid) => [pid, processesOf(pid)]));
+  return {
+    /** @param {number} pid */
+    async alone(pid) {
+      for (const [other, server] of servers) if (other !== pid) server.signal('SIGSTOP');
+      const server = servers.get(pid);
+      if (!server) return;
+      server.signal('SIGCONT');
+      for (const started = Date.now(); Date.now() - started < QUIET_WAIT_MS; ) {
+        const before = server.cpuSeconds();
+        await new Promise((resolve) => setTimeout(resolve, QUIET_POLL_MS));
+        if (server.cpuSeconds() - before < QUIET_CPU_S) return;
+      }
+    },
+    resumeAll() {
+      for (const server of servers.values()) server.signal('SIGCONT');
+    },
+  };
+}
