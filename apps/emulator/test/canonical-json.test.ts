@@ -1,10 +1,12 @@
 // The canonical text behind search filters: its fast path (JSON.stringify of a value whose keys are
 // in order already) must write exactly what the key-sorting definition writes, or a filter stops
-// matching the threads it matched before (their hashes are stored).
+// matching the threads it matched before (their hashes are stored). The same holds of the texts a
+// state update reuses from the checkpoint before it (ValueTexts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planSupersteps } from '../src/agent-server/supersteps.js';
-import { canonicalEntries, canonicalJson, inCanonicalForm, objectText, textHash, valueHash } from '../src/shared/canonical-json.js';
+import { ValueTexts } from '../src/agent-server/value-texts.js';
+import { canonicalJson, inCanonicalForm, objectText, textHash, valueHash } from '../src/shared/canonical-json.js';
 
 /** The definition: every object's keys sorted, undefined written as null. */
 function reference(value: unknown): string {
@@ -67,16 +69,6 @@ describe('canonicalJson', () => {
     expect(valueHash({ b: null, a: [1, 'x'] })).toBe('NwviGQ7jezZwWQzfWf78k6l7J8Y');
   });
 
-  it('gives, key by key, the texts and hashes of the whole value', () => {
-    fc.assert(
-      fc.property(fc.dictionary(key, json, { maxKeys: 6 }), (object) => {
-        const entries = canonicalEntries(object);
-        expect(objectText(entries)).toBe(reference(object));
-        for (const [k, text] of entries) expect(textHash(text)).toBe(valueHash(object[k]));
-      }),
-    );
-  });
-
   it('inCanonicalForm reorders keys without changing the value, so that JSON.stringify writes the canonical text', () => {
     fc.assert(
       fc.property(json, (value) => {
@@ -96,5 +88,62 @@ describe('canonicalJson', () => {
       { graphId: 'agent', base: { values: stored, step: 0 } },
     );
     expect(JSON.stringify(values.messages)).toBe(canonicalJson(values.messages));
+  });
+});
+
+describe('ValueTexts', () => {
+  const values = fc.dictionary(key, json, { maxKeys: 6 });
+
+  it('gives, key by key, the texts and hashes of the whole value, and the value in canonical form', () => {
+    fc.assert(
+      fc.property(values, (object) => {
+        const { entries, canonical } = new ValueTexts().of(object);
+        expect(objectText(entries)).toBe(reference(object));
+        for (const [k, text] of entries) expect(textHash(text)).toBe(valueHash(object[k]));
+        expect(canonicalJson(canonical)).toBe(reference(object));
+        expect(canonical).toEqual(object);
+      }),
+    );
+  });
+
+  it('reuses the texts of the values before only where they hold: kept keys, and lists the same elements start', () => {
+    fc.assert(
+      fc.property(values, values, fc.array(json, { maxLength: 3 }), (first, changes, added) => {
+        const texts = new ValueTexts();
+        const before = texts.of({ ...first, list: [{ b: 1, a: 2 }, 'x'] }).canonical;
+        // What a merge makes: untouched keys keep their values, some change, the list grows.
+        const after: Record<string, unknown> = { ...before, ...changes };
+        if (!Object.hasOwn(changes, 'list')) after.list = [...(before.list as unknown[]), ...added];
+        const { entries, canonical } = texts.of(after, before);
+        expect(objectText(entries)).toBe(reference(after));
+        expect(canonicalJson(canonical)).toBe(reference(after));
+        // And again from what it returned, as the next update would.
+        const next = { ...canonical, list: [...(canonical.list as unknown[]), { z: 0, y: [1] }] };
+        expect(objectText(texts.of(next, canonical).entries)).toBe(reference(next));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('does not serialise again the messages a state update keeps', () => {
+    let walks = 0;
+    // A stored message that counts the enumerations of its keys.
+    const message = new Proxy(
+      { content: 'hi', id: 'm-1', type: 'human' },
+      {
+        ownKeys: (target) => {
+          walks++;
+          return Reflect.ownKeys(target);
+        },
+      },
+    );
+    const texts = new ValueTexts();
+    const before = texts.of({ messages: [message], topic: { a: 1 } }).canonical;
+    const after = { ...before, messages: [...(before.messages as unknown[]), { type: 'ai', content: 'hello', id: 'm-2' }] };
+    const expected = reference(after);
+    walks = 0;
+    const { entries } = texts.of(after, before);
+    expect(walks).toBe(0);
+    expect(objectText(entries)).toBe(expected);
   });
 });

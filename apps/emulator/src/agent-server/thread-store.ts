@@ -3,19 +3,12 @@
 // nothing, and concurrent requests see each other's writes whole (the transaction is a savepoint
 // of the commit group, store/commit-group.ts).
 import type { Thread, ThreadCount, ThreadSearch, ThreadState } from '@agentplane/agent-server';
-import {
-  canonicalEntries,
-  canonicalJson,
-  inCanonicalForm,
-  matchesFilter,
-  objectText,
-  textHash,
-  valueHash,
-} from '../shared/canonical-json.js';
+import { canonicalJson, matchesFilter, objectText, textHash, valueHash } from '../shared/canonical-json.js';
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
 import { LatestCheckpointCache } from './latest-checkpoint-cache.js';
 import type { PlannedCheckpoint } from './supersteps.js';
+import { ValueTexts } from './value-texts.js';
 
 /** A stored thread: the API's Thread, whose `values` are read only for the answers that show them. */
 export type ThreadRow = Pick<Thread, 'thread_id' | 'created_at' | 'updated_at' | 'status' | 'metadata' | 'values'> & {
@@ -68,6 +61,7 @@ export class ThreadStore {
   private readonly pageStatements = new Map<string, import('better-sqlite3').Statement>();
   private readonly countStatements = new Map<string, import('better-sqlite3').Statement>();
   private readonly latest = new LatestCheckpointCache<CheckpointRow>();
+  private readonly valueTexts = new ValueTexts();
 
   constructor(
     private readonly db: Db,
@@ -176,7 +170,9 @@ export class ThreadStore {
   private insertCheckpoints(threadId: string, parentId: string | null, checkpoints: StampedCheckpoint[]): void {
     let parent = parentId;
     for (const [i, checkpoint] of checkpoints.entries()) {
-      const values = canonicalJson(checkpoint.planned.values);
+      // The last one is kept in the cache, with its keys' texts for the next update to reuse.
+      const last = i === checkpoints.length - 1 ? this.valueTexts.of(checkpoint.planned.values) : undefined;
+      const values = last ? objectText(last.entries) : canonicalJson(checkpoint.planned.values);
       this.statements.insertCheckpoint.run(
         threadId,
         checkpoint.id,
@@ -187,7 +183,7 @@ export class ThreadStore {
         JSON.stringify(checkpoint.planned.next),
         JSON.stringify(checkpoint.planned.tasks),
       );
-      if (i === checkpoints.length - 1) this.rememberLatest(threadId, parent, checkpoint, values.length);
+      if (last) this.rememberLatest(threadId, parent, checkpoint, last.canonical, values.length);
       parent = checkpoint.id;
     }
   }
@@ -287,7 +283,7 @@ export class ThreadStore {
     current?: Record<string, unknown>,
   ): void {
     const { id, created_at, planned } = checkpoint;
-    const entries = canonicalEntries(planned.values);
+    const { entries, canonical } = this.valueTexts.of(planned.values, current);
     const text = objectText(entries);
     this.statements.insertCheckpoint.run(
       threadId,
@@ -299,7 +295,7 @@ export class ThreadStore {
       JSON.stringify(planned.next),
       JSON.stringify(planned.tasks),
     );
-    this.rememberLatest(threadId, parentId, checkpoint, text.length);
+    this.rememberLatest(threadId, parentId, checkpoint, canonical, text.length);
     this.statements.touchThread.run(now, created_at, threadId);
     const texts = new Map(entries);
     const hashOf = (key: string) => textHash(texts.get(key)!);
@@ -381,9 +377,15 @@ export class ThreadStore {
     return raw && { ...raw, metadata: JSON.parse(raw.metadata) };
   }
 
-  /** Keeps a checkpoint just written as its thread's latest, as it reads back (values' keys in canonical order). */
-  private rememberLatest(threadId: string, parentId: string | null, checkpoint: StampedCheckpoint, valuesChars: number): void {
-    const { values, next, tasks, metadata } = checkpoint.planned;
+  /** Keeps a checkpoint just written as its thread's latest, as it reads back (`values`: in canonical form). */
+  private rememberLatest(
+    threadId: string,
+    parentId: string | null,
+    checkpoint: StampedCheckpoint,
+    values: Record<string, unknown>,
+    valuesChars: number,
+  ): void {
+    const { next, tasks, metadata } = checkpoint.planned;
     this.latest.set(
       threadId,
       checkpoint.id,
@@ -393,7 +395,7 @@ export class ThreadStore {
         parent_checkpoint_id: parentId,
         created_at: checkpoint.created_at,
         metadata,
-        values: inCanonicalForm(values),
+        values,
         next,
         tasks,
       },

@@ -50,17 +50,7 @@ function inCanonicalOrder(value: unknown): boolean {
   return true;
 }
 
-/**
- * An object's canonical text key by key, in the canonical (sorted) order: a writer that stores the
- * object and hashes some of its keys serialises each key once.
- */
-export function canonicalEntries(object: Record<string, unknown>): [key: string, text: string][] {
-  return Object.keys(object)
-    .sort()
-    .map((key) => [key, canonicalJson(object[key])]);
-}
-
-/** The canonical text of the object whose keys' texts are `entries` (as canonicalEntries gives them). */
+/** The canonical text of the object whose keys' canonical texts are `entries`, in sorted key order. */
 export function objectText(entries: [key: string, text: string][]): string {
   return `{${entries.map(([key, text]) => `${JSON.stringify(key)}:${text}`).join(',')}}`;
 }
