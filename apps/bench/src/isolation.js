@@ -66,9 +66,24 @@ function statFields(/** @type {number} */ pid) {
  */
 export function isolate(pids) {
   const servers = new Map([...new Set(pids)].map((pid) => [pid, processesOf(pid)]));
+  const resumeAll = () => {
+    for (const server of servers.values()) server.signal('SIGCONT');
+    process.removeListener('SIGINT', interrupted);
+    process.removeListener('SIGTERM', interrupted);
+  };
+  // Interrupted while servers are stopped: let them run again (and see the signal their group
+  // got), then go as the signal would have made this process go.
+  const interrupted = (/** @type {NodeJS.Signals} */ signal) => {
+    resumeAll();
+    process.kill(process.pid, signal);
+  };
   return {
     /** @param {number} pid */
     async alone(pid) {
+      if (!process.listeners('SIGINT').includes(interrupted)) {
+        process.once('SIGINT', interrupted);
+        process.once('SIGTERM', interrupted);
+      }
       for (const [other, server] of servers) if (other !== pid) server.signal('SIGSTOP');
       const server = servers.get(pid);
       if (!server) return;
@@ -79,8 +94,6 @@ export function isolate(pids) {
         if (server.cpuSeconds() - before < QUIET_CPU_S) return;
       }
     },
-    resumeAll() {
-      for (const server of servers.values()) server.signal('SIGCONT');
-    },
+    resumeAll,
   };
 }
