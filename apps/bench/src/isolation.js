@@ -10,7 +10,11 @@ import fs from 'node:fs';
 import { cpuSeconds } from './emulator-process.js';
 
 const QUIET_POLL_MS = 100;
-/** Quiet: less CPU than this over one poll. /proc counts in ticks of 10 ms, so this is "none". */
+/**
+ * Quiet: less CPU than this over one poll (/proc counts in ticks of 10 ms, so this is "none"), and
+ * no process of the server running or waiting to run (state R): on a busy machine a server can get
+ * no CPU for a whole poll and still be in the middle of its work.
+ */
 const QUIET_CPU_S = 0.01;
 const QUIET_WAIT_MS = 5_000;
 
@@ -39,6 +43,8 @@ function processesOf(pid) {
         // gone: nothing to stop or resume
       }
     },
+    /** Whether a process of it is running or waiting for a CPU. */
+    runnable: () => members().some((member) => statFields(member)?.[0] === 'R'),
     cpuSeconds: () =>
       members().reduce((sum, member) => {
         try {
@@ -91,7 +97,7 @@ export function isolate(pids) {
       for (const started = Date.now(); Date.now() - started < QUIET_WAIT_MS; ) {
         const before = server.cpuSeconds();
         await new Promise((resolve) => setTimeout(resolve, QUIET_POLL_MS));
-        if (server.cpuSeconds() - before < QUIET_CPU_S) return;
+        if (server.cpuSeconds() - before < QUIET_CPU_S && !server.runnable()) return;
       }
     },
     resumeAll,
