@@ -56,11 +56,30 @@ export async function startEmulatorProcess({ db, production, args = [] }) {
 }
 
 /**
+ * The fields of /proc/<pid>/stat (Linux) after the command name: [0] the state (R running or
+ * runnable, S sleeping, T stopped, ...), [2] the process group, [11] and [12] user and system
+ * CPU ticks. Undefined once the process is gone. The command name is in parentheses and may hold
+ * any character, so the fields start after its last closing parenthesis.
+ * @param {number} pid
+ * @returns {string[] | undefined}
+ */
+export function procStat(pid) {
+  let stat;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+}
+
+/**
  * CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux).
  * @param {number} pid
  */
 export function cpuSeconds(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const fields = procStat(pid);
+  if (!fields) throw new Error(`no process ${pid}`);
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 

@@ -7,7 +7,7 @@
 // Stopped, a server does that work when it runs again, before its own round: what it costs is
 // visible in nobody's figures, instead of in somebody else's.
 import fs from 'node:fs';
-import { cpuSeconds } from './emulator-process.js';
+import { cpuSeconds, procStat } from './emulator-process.js';
 
 const QUIET_POLL_MS = 100;
 /**
@@ -25,14 +25,14 @@ const QUIET_WAIT_MS = 5_000;
  * @param {number} pid
  */
 function processesOf(pid) {
-  const leadsGroup = statFields(pid)?.[2] === String(pid);
+  const leadsGroup = procStat(pid)?.[2] === String(pid);
   const members = () =>
     leadsGroup
       ? fs
           .readdirSync('/proc')
           .filter((entry) => /^\d+$/.test(entry))
           .map(Number)
-          .filter((other) => statFields(other)?.[2] === String(pid))
+          .filter((other) => procStat(other)?.[2] === String(pid))
       : [pid];
   return {
     /** @param {'SIGSTOP' | 'SIGCONT'} signal */
@@ -44,7 +44,7 @@ function processesOf(pid) {
       }
     },
     /** Whether a process of it is running or waiting for a CPU. */
-    runnable: () => members().some((member) => statFields(member)?.[0] === 'R'),
+    runnable: () => members().some((member) => procStat(member)?.[0] === 'R'),
     cpuSeconds: () =>
       members().reduce((sum, member) => {
         try {
@@ -54,15 +54,6 @@ function processesOf(pid) {
         }
       }, 0),
   };
-}
-
-/** The fields of /proc/<pid>/stat after the command name (state, ppid, pgrp, ...), or undefined. */
-function statFields(/** @type {number} */ pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { procStat } from '../src/emulator-process.js';
 import { isolate } from '../src/isolation.js';
 
 /** @type {{child: import('node:child_process').ChildProcess, detached: boolean}[]} */
@@ -51,9 +52,8 @@ function printed(child, line) {
   });
 }
 
-/** Whether the process is stopped: state T in /proc/<pid>/stat (S sleeping and R running are not). */
-const stopped = (/** @type {number | undefined} */ pid) =>
-  fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[0] === 'T';
+/** Whether the process is stopped (state T; S sleeping and R running are not). */
+const stopped = (/** @type {number | undefined} */ pid) => procStat(/** @type {number} */ (pid))?.[0] === 'T';
 
 const IDLE = "setInterval(() => {}, 1000); console.log('up');";
 
