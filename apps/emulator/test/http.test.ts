@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../src/contract/api-contract.js';
 import type { AnyHandlers, RawAnswer } from '../src/contract/handler-types.js';
+import { JsonText } from '../src/contract/json-text.js';
 import { createApiHandler } from '../src/http/api-handler.js';
 import { createAuthenticator } from '../src/http/authenticator.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
@@ -198,6 +199,21 @@ describe('response validation', () => {
     expect(() => createApiHandler({ contract, handlers, authenticator: anonymous, validateResponses: true, commits })).toThrow(
       /missing [^;]*createDeployment[^;]*; not in the spec listWidgets/,
     );
+  });
+
+  it('sends an answer given as JSON text as it is, and checks that text against the spec too', async () => {
+    const url = 'http://agent-server.test/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
+    const text =
+      '{"thread_id":"8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f","created_at":"2026-11-23T10:00:00.000Z","updated_at":"2026-11-23T10:00:00.000Z","state_updated_at":"2026-11-23T10:00:00.000Z","metadata":{"b":1,"a":2},"status":"idle","config":{}}';
+    const valid = await layerAnswering({ status: 200, body: new JsonText(text) }, true)(url);
+    expect(valid.status).toBe(200);
+    expect(valid.headers.get('content-type')).toBe('application/json');
+    expect(await valid.text()).toBe(text);
+
+    const reported: string[] = [];
+    const broken = await layerAnswering({ status: 200, body: new JsonText('{"thread_id":"not-a-uuid"}') }, true, reported)(url);
+    expect(broken.status).toBe(500);
+    expect(reported[0]).toMatch(/getThread answered 200 against the spec/);
   });
 
   it('is off in production mode: answers pass through unchecked', async () => {

@@ -185,6 +185,41 @@ describe('counting threads', () => {
   });
 });
 
+describe("a thread's JSON text", () => {
+  it('is the thread as its row reads back, whatever its metadata holds, and nothing for an unknown thread', () => {
+    const db = openDatabase(':memory:');
+    const store = new ThreadStore(db, new CommitGroup(db, () => {}));
+    const at = '2026-11-23T10:00:00.000Z';
+    const thread = {
+      thread_id: crypto.randomUUID(),
+      created_at: at,
+      updated_at: at,
+      state_updated_at: at,
+      status: 'interrupted' as const,
+      // Text that JSON must escape, characters outside ASCII and nesting: the stored text is spliced as is.
+      metadata: { quote: 'say "hi"\n\\', emoji: 'caf\u00e9 \u{1F600}', nested: [1.5, { deep: null }, true], empty: {} },
+      values: {},
+      config: { configurable: { user: 'u-1' } },
+    };
+    store.transaction(() => store.insert(thread, []));
+    const { values: _, ...asRead } = store.get(thread.thread_id)!;
+    const text = store.json(thread.thread_id)!.text;
+    expect(JSON.parse(text)).toEqual(asRead);
+    // The fields in the order every other thread answer has them.
+    expect(Object.keys(JSON.parse(text))).toEqual([
+      'thread_id',
+      'created_at',
+      'updated_at',
+      'state_updated_at',
+      'metadata',
+      'status',
+      'config',
+    ]);
+    expect(store.json(crypto.randomUUID())).toBeUndefined();
+    db.close();
+  });
+});
+
 describe('reading a search page', () => {
   const SORTS = ['thread_id', 'status', 'created_at', 'updated_at', 'state_updated_at'] as const;
   const SORT_INDEXES = {

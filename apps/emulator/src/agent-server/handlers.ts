@@ -144,7 +144,10 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
     },
 
     getThread({ path }) {
-      return { status: 200, body: toThread(requireThread(canonicalUuid(path.thread_id))) };
+      const threadId = canonicalUuid(path.thread_id);
+      const thread = store.json(threadId);
+      if (!thread) throw threadNotFound(threadId);
+      return { status: 200, body: thread };
     },
 
     getThreadState({ path }) {
@@ -275,6 +278,7 @@ function beforeCheckpointId(before: ThreadHistoryQuery['before']): string | unde
   return before.checkpoint_id;
 }
 
+// The fields and order of the thread store's JSON text of a thread (THREAD_JSON), plus values.
 function toThread(row: ThreadRow): Thread {
   const thread: Thread = {
     thread_id: row.thread_id,

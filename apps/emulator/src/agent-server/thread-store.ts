@@ -3,6 +3,7 @@
 // nothing, and concurrent requests see each other's writes whole (the transaction is a savepoint
 // of the commit group, store/commit-group.ts).
 import type { Thread, ThreadCount, ThreadSearch, ThreadState } from '@agentplane/agent-server';
+import { JsonText } from '../contract/json-text.js';
 import { canonicalJson, matchesFilter, objectText, textHash, valueHash } from '../shared/canonical-json.js';
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
@@ -48,6 +49,10 @@ const SORT_COLUMNS: Record<NonNullable<ThreadSearch['sort_by']>, string> = {
 };
 const THREAD_COLUMNS = 't.thread_id, t.created_at, t.updated_at, t.state_updated_at, t.status, t.metadata, t.config';
 // A thread's values are its latest checkpoint's (decision E13); null when it has none.
+// The thread as GET /threads/{thread_id} shows it (the fields and order of handlers' `toThread`),
+// as JSON text: the IDs, times and status need no escaping, and metadata and config are stored as
+// JSON, so SQLite joins the texts and no object is built to be serialised again.
+const THREAD_JSON = `'{"thread_id":"' || t.thread_id || '","created_at":"' || t.created_at || '","updated_at":"' || t.updated_at || '","state_updated_at":"' || t.state_updated_at || '","metadata":' || t.metadata || ',"status":"' || t.status || '","config":' || t.config || '}'`;
 const THREAD_COLUMNS_WITH_VALUES = `${THREAD_COLUMNS}, (SELECT c."values" FROM checkpoints c WHERE c.thread_id = t.thread_id ORDER BY c.checkpoint_id DESC LIMIT 1) AS "values"`;
 // Values are stored as canonical JSON (keys sorted): read back, they are canonical already, so
 // hashing the keys an update changes costs about a JSON.stringify (shared/canonical-json.ts).
@@ -69,6 +74,7 @@ export class ThreadStore {
   ) {
     this.statements = {
       get: db.prepare(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = ?`),
+      json: db.prepare(`SELECT ${THREAD_JSON} FROM threads t WHERE t.thread_id = ?`).pluck(),
       getWithValues: db.prepare(`SELECT ${THREAD_COLUMNS_WITH_VALUES} FROM threads t WHERE t.thread_id = ?`),
       exists: db.prepare('SELECT 1 FROM threads WHERE thread_id = ?').pluck(),
       // Deleted threads leave gaps, so this overestimates how many are stored: enough for `searchPlan`.
@@ -127,6 +133,12 @@ export class ThreadStore {
   get(threadId: string, options: { withValues?: boolean } = {}): ThreadRow | undefined {
     const raw = (options.withValues ? this.statements.getWithValues : this.statements.get).get(threadId) as RawThread | undefined;
     return raw && parseThread(raw);
+  }
+
+  /** The thread as its GET answer shows it (no values), as JSON text. */
+  json(threadId: string): JsonText<Thread> | undefined {
+    const text = this.statements.json.get(threadId) as string | undefined;
+    return text === undefined ? undefined : new JsonText(text);
   }
 
   exists(threadId: string): boolean {

@@ -4,6 +4,7 @@
 // operation's documented statuses with that status's body and required headers. A missing or an
 // extra handler, an undocumented status or a wrong body is a compile error.
 import type { ApiTable } from './api-contract.js';
+import type { JsonText } from './json-text.js';
 
 type JsonBody<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : undefined;
 
@@ -14,7 +15,7 @@ type DeclaredHeaders<Response> = Response extends { headers: infer Headers }
 
 type AnswerFor<Status, Response> = { status: Status } & (JsonBody<Response> extends undefined
   ? { body?: undefined }
-  : { body: JsonBody<Response> }) &
+  : { body: JsonBody<Response> | JsonText<JsonBody<Response>> }) &
   (keyof DeclaredHeaders<Response> extends never
     ? { headers?: Record<string, string> }
     : { headers: DeclaredHeaders<Response> & Record<string, string | number> });
@@ -83,6 +84,7 @@ export type AnyHandlers<Principal> = Record<
 /** An answer as the HTTP layer sends it. */
 export interface RawAnswer {
   status: number;
+  /** The body to serialise, or its JSON text already (`JsonText`). */
   body?: unknown;
   headers?: Record<string, string | number>;
 }

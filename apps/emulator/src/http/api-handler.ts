@@ -10,6 +10,7 @@
 // handler, and a handler bug is reported loudly instead of hidden.
 import type { ApiContract, ContractOperation, RequestLimits } from '../contract/api-contract.js';
 import type { AnyHandlers, RawAnswer } from '../contract/handler-types.js';
+import { JsonText } from '../contract/json-text.js';
 import { decodeParameter, readParameterText, splitQuery } from '../contract/parameter-text.js';
 import type { ValidationIssue } from '../contract/validation-errors.js';
 import type { CommitGroup } from '../store/commit-group.js';
@@ -73,7 +74,8 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
   const checked = (operation: ContractOperation, answer: RawAnswer): RawAnswer => {
     if (!options.validateResponses) return answer;
     const headers = Object.fromEntries(Object.entries(answer.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
-    const problem = operation.checkResponse(answer.status, answer.body, headers);
+    const body = answer.body instanceof JsonText ? JSON.parse(answer.body.text) : answer.body;
+    const problem = operation.checkResponse(answer.status, body, headers);
     if (problem === null) return answer;
     const message = `${operation.operationId} answered ${answer.status} against the spec: ${problem}`;
     options.onContractViolation?.(message);
@@ -172,7 +174,7 @@ function toReply(raw: RawAnswer): Reply {
   if (raw.headers) for (const name in raw.headers) headers[name] = String(raw.headers[name]);
   if (raw.body === undefined) return { status: raw.status, headers };
   headers['content-type'] = 'application/json';
-  return { status: raw.status, headers, body: JSON.stringify(raw.body) };
+  return { status: raw.status, headers, body: raw.body instanceof JsonText ? raw.body.text : JSON.stringify(raw.body) };
 }
 
 const notUtf8 = (where: 'path' | 'query', name: string): ValidationIssue => ({
