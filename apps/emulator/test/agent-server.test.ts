@@ -107,6 +107,29 @@ describe('createThread', () => {
     expect(latest!.metadata.writes).toEqual({ call_model: { messages: [ai('final', 'm2')], mood: 'happy' }, noop: null });
   });
 
+  it('appends messages without id and finds the ones with an id, however they alternate in one update', async () => {
+    const thread = await createThread({
+      supersteps: [{ updates: [{ values: { messages: [human('first', 'm1'), ai('draft', 'm2')] }, as_node: '__start__' }] }],
+    });
+    const unnamed = (content: string) => ({ type: 'ai' as const, content });
+    const path = { thread_id: thread.thread_id };
+    const updated = await f.agent.POST('/threads/{thread_id}/state', {
+      params: { path },
+      body: {
+        as_node: 'agent',
+        values: { messages: [unnamed('one'), ai('final', 'm2'), unnamed('two'), ai('new', 'm3'), ai('newer', 'm3'), unnamed('three')] },
+      },
+    });
+    expect(updated.response.status).toBe(200);
+    const { data: state } = await f.agent.GET('/threads/{thread_id}/state', { params: { path } });
+    const messages = (state!.values as { messages: { id: string; content: string }[] }).messages;
+    expect(messages.map((m) => m.content)).toEqual(['first', 'final', 'one', 'two', 'newer', 'three']);
+    expect(messages.map((m) => m.id).slice(0, 2)).toEqual(['m1', 'm2']);
+    expect(messages[4]!.id).toBe('m3');
+    // Every message made without an id got its own.
+    expect(new Set(messages.map((m) => m.id)).size).toBe(6);
+  });
+
   it('is atomic: an invalid superstep anywhere creates nothing', async () => {
     const threadId = crypto.randomUUID();
     const { response, error } = await f.agent.POST('/threads', {

@@ -137,7 +137,8 @@ function mergeMessages(current: unknown, incoming: unknown): unknown[] {
       continue;
     }
     const message: Values = { ...raw };
-    if (message.id === undefined || message.id === '') message.id = newId();
+    const idMadeHere = message.id === undefined || message.id === '';
+    if (idMadeHere) message.id = newId();
     message.additional_kwargs ??= {};
     message.response_metadata ??= {};
     if (message.type === 'ai') {
@@ -146,9 +147,14 @@ function mergeMessages(current: unknown, incoming: unknown): unknown[] {
     }
     // Its keys sorted, as the stored messages' are (decision E13): the list stays canonical.
     const stored = inCanonicalForm(message);
-    const at = indexOf(message.id);
+    // An ID made here is in no list yet: the usual append (an agent's reply) builds no index of
+    // the conversation's messages, which cost a long conversation's update more than its merge.
+    const at = idMadeHere ? undefined : indexOf(message.id);
     if (at !== undefined) messages[at] = stored;
-    else positions!.set(message.id, messages.push(stored) - 1);
+    else {
+      const position = messages.push(stored) - 1;
+      positions?.set(message.id, position);
+    }
   }
   return messages;
 }
