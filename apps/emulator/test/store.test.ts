@@ -215,6 +215,10 @@ describe("a thread's JSON text", () => {
       'status',
       'config',
     ]);
+    // A store written by seeding holds whatever strings its caller gave; the text stays JSON.
+    const odd = { ...thread, thread_id: crypto.randomUUID(), created_at: 'noon "today"\\' };
+    store.transaction(() => store.insert(odd, []));
+    expect(JSON.parse(store.json(odd.thread_id)!.text).created_at).toBe(odd.created_at);
     expect(store.json(crypto.randomUUID())).toBeUndefined();
     db.close();
   });

@@ -48,11 +48,11 @@ const SORT_COLUMNS: Record<NonNullable<ThreadSearch['sort_by']>, string> = {
   state_updated_at: 't.state_updated_at',
 };
 const THREAD_COLUMNS = 't.thread_id, t.created_at, t.updated_at, t.state_updated_at, t.status, t.metadata, t.config';
-// A thread's values are its latest checkpoint's (decision E13); null when it has none.
 // The thread as GET /threads/{thread_id} shows it (the fields and order of handlers' `toThread`),
-// as JSON text: the IDs, times and status need no escaping, and metadata and config are stored as
-// JSON, so SQLite joins the texts and no object is built to be serialised again.
-const THREAD_JSON = `'{"thread_id":"' || t.thread_id || '","created_at":"' || t.created_at || '","updated_at":"' || t.updated_at || '","state_updated_at":"' || t.state_updated_at || '","metadata":' || t.metadata || ',"status":"' || t.status || '","config":' || t.config || '}'`;
+// as JSON text (decision E14): metadata and config are stored as JSON and json_quote quotes the
+// rest, so SQLite joins the texts and no object is built only to be serialised again.
+const THREAD_JSON = `'{"thread_id":' || json_quote(t.thread_id) || ',"created_at":' || json_quote(t.created_at) || ',"updated_at":' || json_quote(t.updated_at) || ',"state_updated_at":' || json_quote(t.state_updated_at) || ',"metadata":' || t.metadata || ',"status":' || json_quote(t.status) || ',"config":' || t.config || '}'`;
+// A thread's values are its latest checkpoint's (decision E13); null when it has none.
 const THREAD_COLUMNS_WITH_VALUES = `${THREAD_COLUMNS}, (SELECT c."values" FROM checkpoints c WHERE c.thread_id = t.thread_id ORDER BY c.checkpoint_id DESC LIMIT 1) AS "values"`;
 // Values are stored as canonical JSON (keys sorted): read back, they are canonical already, so
 // hashing the keys an update changes costs about a JSON.stringify (shared/canonical-json.ts).
