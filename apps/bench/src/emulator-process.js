@@ -80,6 +80,14 @@ export function procStat(pid) {
 export function cpuSeconds(pid) {
   const fields = procStat(pid);
   if (!fields) throw new Error(`no process ${pid}`);
+  return cpuSecondsIn(fields);
+}
+
+/**
+ * The CPU seconds (user + system) in a process's stat fields, as `procStat` gives them.
+ * @param {string[]} fields
+ */
+export function cpuSecondsIn(fields) {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 

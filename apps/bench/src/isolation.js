@@ -7,7 +7,7 @@
 // Stopped, a server does that work when it runs again, before its own round: what it costs is
 // visible in nobody's figures, instead of in somebody else's.
 import fs from 'node:fs';
-import { cpuSeconds, procStat } from './emulator-process.js';
+import { cpuSecondsIn, procStat } from './emulator-process.js';
 
 const QUIET_POLL_MS = 100;
 /**
@@ -26,14 +26,17 @@ const QUIET_WAIT_MS = 5_000;
  */
 function processesOf(pid) {
   const leadsGroup = procStat(pid)?.[2] === String(pid);
-  const members = () =>
-    leadsGroup
-      ? fs
-          .readdirSync('/proc')
-          .filter((entry) => /^\d+$/.test(entry))
-          .map(Number)
-          .filter((other) => procStat(other)?.[2] === String(pid))
-      : [pid];
+  /**
+   * The /proc stat fields of each of its processes still there, each read once.
+   * @returns {string[][]}
+   */
+  const stats = () => {
+    const candidates = leadsGroup ? fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)) : [String(pid)];
+    return candidates.flatMap((entry) => {
+      const fields = procStat(Number(entry));
+      return fields && (!leadsGroup || fields[2] === String(pid)) ? [fields] : [];
+    });
+  };
   return {
     /** @param {'SIGSTOP' | 'SIGCONT'} signal */
     signal(signal) {
@@ -43,16 +46,19 @@ function processesOf(pid) {
         // gone: nothing to stop or resume
       }
     },
-    /** Whether a process of it is running or waiting for a CPU. */
-    runnable: () => members().some((member) => procStat(member)?.[0] === 'R'),
-    cpuSeconds: () =>
-      members().reduce((sum, member) => {
-        try {
-          return sum + cpuSeconds(member);
-        } catch {
-          return sum; // exited meanwhile
-        }
-      }, 0),
+    /**
+     * One look at its processes, each stat read once: their CPU seconds so far, and whether one of
+     * them is running or waiting for a CPU.
+     */
+    sample() {
+      let cpu = 0;
+      let runnable = false;
+      for (const fields of stats()) {
+        cpu += cpuSecondsIn(fields);
+        runnable ||= fields[0] === 'R';
+      }
+      return { cpu, runnable };
+    },
   };
 }
 
@@ -85,10 +91,12 @@ export function isolate(pids) {
       const server = servers.get(pid);
       if (!server) return;
       server.signal('SIGCONT');
+      let before = server.sample();
       for (const started = Date.now(); Date.now() - started < QUIET_WAIT_MS; ) {
-        const before = server.cpuSeconds();
         await new Promise((resolve) => setTimeout(resolve, QUIET_POLL_MS));
-        if (server.cpuSeconds() - before < QUIET_CPU_S && !server.runnable()) return;
+        const now = server.sample();
+        if (now.cpu - before.cpu < QUIET_CPU_S && !now.runnable) return;
+        before = now;
       }
     },
     resumeAll,
