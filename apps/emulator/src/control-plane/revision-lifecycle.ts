@@ -71,7 +71,4 @@ export function outcomeFor(
   return 'DEPLOYED';
 }
 
-export function globToRegExp(glob: string): RegExp {
-  const body = [...glob].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${body}$`, 's');
-}
+export { globToRegExp } from '../shared/glob.js';
