@@ -6,8 +6,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { AgentServerPrincipal } from './agent-server/handlers.js';
 import { agentServerHandlers } from './agent-server/handlers.js';
+import type { GraphDefinition } from './agent-server/scripted-graph.js';
+import { GraphRegistry, graphConfigProblems } from './agent-server/scripted-graph.js';
 import { ThreadStore } from './agent-server/thread-store.js';
 import type { EmulatorConfig } from './config.js';
+import { ConfigError } from './config.js';
 import { loadContract } from './contract/api-contract.js';
 import { runtimeHandlers } from './contract/handler-types.js';
 import { ControlPlaneStore } from './control-plane/control-plane-store.js';
@@ -37,6 +40,11 @@ export interface EmulatorOptions {
   /** SQLite file, or `:memory:` (the default of createEmulator). */
   db?: string;
   config?: EmulatorConfig;
+  /**
+   * The scripted graphs runs execute, by graph_id, in the config's shape (`graphs`), where a reply
+   * may also be a function of the model call; they replace the config's. None: one echo graph, `agent`.
+   */
+  graphs?: Record<string, GraphDefinition>;
   /** How long each revision status lasts. */
   revisionStepMs?: number;
   /** Check every answer against the spec (default: on unless NODE_ENV is `production`). */
@@ -134,6 +142,10 @@ interface Core {
 /** The database and both APIs' handlers, with no transport. */
 function createCore(options: EmulatorOptions & { db: string }): Core {
   const config = options.config ?? {};
+  const graphs = options.graphs ?? config.graphs;
+  // The config file's graphs were checked when it was read; in-process ones are checked here.
+  const graphProblems = options.graphs ? graphConfigProblems(options.graphs) : [];
+  if (graphProblems.length > 0) throw new ConfigError(`graphs are invalid:\n${graphProblems.map((line) => `  ${line}`).join('\n')}`);
   const db = openDatabase(options.db, { statementJournalsInMemory: true });
   try {
     const onError = options.onError ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`));
@@ -167,7 +179,9 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     const agentServer = createApiHandler<AgentServerPrincipal>({
       ...common,
       contract: agentServerContract,
-      handlers: runtimeHandlers(agentServerHandlers(new ThreadStore(db, commits), { now: options.now })),
+      handlers: runtimeHandlers(
+        agentServerHandlers({ threads: new ThreadStore(db, commits), graphs: new GraphRegistry(graphs) }, { now: options.now }),
+      ),
       authenticator: createAuthenticator<AgentServerPrincipal>({
         schemes: {
           ApiKeyAuth: {

@@ -1,6 +1,8 @@
 // @agentplane/emulator: both agentplane APIs from code, as the CLI serves them.
 //   createEmulator(): in process, as fetch functions (no port); one per test is cheap.
 //   startEmulator():  on TCP ports.
+
+export type { GraphDefinition, ReplyContext, ReplyEntry, ReplyFunction } from './agent-server/scripted-graph.js';
 export { ConfigError, checkConfig, type EmulatorConfig, readConfigFile } from './config.js';
 export {
   createEmulator,

@@ -6,8 +6,8 @@ import { ThreadStore } from './agent-server/thread-store.js';
 import { CommitGroup } from './store/commit-group.js';
 import { openDatabase } from './store/database.js';
 
-export { stampCheckpoints } from './agent-server/handlers.js';
 export { type PlanBase, planSupersteps } from './agent-server/supersteps.js';
+export { stampCheckpoints } from './agent-server/thread-handlers.js';
 export type { ThreadStore } from './agent-server/thread-store.js';
 
 /** The thread store of a database file; `close` commits what was written and closes the file. */

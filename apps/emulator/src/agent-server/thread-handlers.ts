@@ -1,40 +1,27 @@
-// The agent server thread API: one handler per operationId of spec/agent-server. Requests arrive
-// validated (with the spec's defaults filled in); handlers add the rules a schema cannot state
-// (existence, `if_exists`, checkpoints to apply to) and shape the answers.
-import type {
-  operations as ClientOperations,
-  SuperstepUpdate,
-  Thread,
-  ThreadHistoryQuery,
-  ThreadState,
-  ThreadTtl,
-} from '@agentplane/agent-server';
-import type { HandlerMap } from '../contract/handler-types.js';
+// The thread operations of the agent server API (threads, their state and history). Requests
+// arrive validated (with the spec's defaults filled in); handlers add the rules a schema cannot
+// state (existence, `if_exists`, checkpoints to apply to) and shape the answers.
+import type { SuperstepUpdate, Thread, ThreadHistoryQuery, ThreadState, ThreadTtl } from '@agentplane/agent-server';
 import { ThreadSchema } from '../generated/agent-server/contract.js';
-import type { api } from '../generated/agent-server/operations.js';
-import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
 import { HttpError } from '../http/http-error.js';
 import { matchesFilter } from '../shared/canonical-json.js';
 import { canonicalUuid, newCheckpointId, newThreadId } from '../shared/ids.js';
+import type { AgentServerHandlers } from './handlers.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 import { pendingInputOf, planSupersteps } from './supersteps.js';
 import type { CheckpointRow, StampedCheckpoint, ThreadRow, ThreadStore } from './thread-store.js';
 import { fullMetadata } from './thread-store.js';
 
-export type AgentServerPrincipal = { anonymous: boolean };
-
-export type AgentServerHandlers = HandlerMap<typeof api, ServerOperations, ClientOperations, AgentServerPrincipal>;
-
 type Values = Record<string, unknown>;
 
 const MINUTE_MS = 60_000;
 
-export interface AgentServerOptions {
+export interface ThreadHandlerOptions {
   /** The clock of thread expiry (tests move it). */
   now?: (() => number) | undefined;
 }
 
-export function agentServerHandlers(store: ThreadStore, options: AgentServerOptions = {}): AgentServerHandlers {
+export function threadHandlers(store: ThreadStore, options: ThreadHandlerOptions = {}) {
   const now = options.now ?? Date.now;
   const nowIso = () => new Date(now()).toISOString();
   const expiryOf = (ttl: ThreadTtl | undefined) =>
@@ -61,7 +48,7 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
   // `select` chooses among a search answer's optional fields; the required ones identify a thread and are always there.
   const alwaysSelected = ThreadSchema.required;
 
-  const handlers: AgentServerHandlers = {
+  return {
     createThread({ body }) {
       const threadId = body.thread_id ? canonicalUuid(body.thread_id) : newThreadId();
       const metadata = body.metadata ?? {};
@@ -212,20 +199,7 @@ export function agentServerHandlers(store: ThreadStore, options: AgentServerOpti
       const states = store.history(threadId, { limit: body.limit, before: before && canonicalUuid(before), metadata: body.metadata });
       return { status: 200, body: states.map(toState) };
     },
-  };
-  return expiringFirst(handlers, () => store.purgeExpired(now()));
-}
-
-/** Every handler runs after the threads whose time to live ran out are gone (ThreadTtl). */
-function expiringFirst(handlers: AgentServerHandlers, purge: () => void): AgentServerHandlers {
-  const wrapped: Record<string, unknown> = {};
-  for (const [operationId, handler] of Object.entries(handlers) as [string, (request: never) => unknown][]) {
-    wrapped[operationId] = (request: never) => {
-      purge();
-      return handler(request);
-    };
-  }
-  return wrapped as AgentServerHandlers;
+  } satisfies Partial<AgentServerHandlers>;
 }
 
 /** `Prefer: return=minimal` (RFC 7240), among any other preferences of the header(s). */

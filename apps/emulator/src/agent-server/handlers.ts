@@ -1,0 +1,43 @@
+// The agent server API: one handler per operationId of spec/agent-server, gathered from the files
+// that own each group of operations. The handler map's type comes from the spec, so a missing or
+// an extra operation is a compile error here.
+import type { operations as ClientOperations } from '@agentplane/agent-server';
+import type { HandlerMap } from '../contract/handler-types.js';
+import type { api } from '../generated/agent-server/operations.js';
+import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
+import type { GraphRegistry } from './scripted-graph.js';
+import type { ThreadHandlerOptions } from './thread-handlers.js';
+import { threadHandlers } from './thread-handlers.js';
+import type { ThreadStore } from './thread-store.js';
+
+export type AgentServerPrincipal = { anonymous: boolean };
+
+export type AgentServerHandlers = HandlerMap<typeof api, ServerOperations, ClientOperations, AgentServerPrincipal>;
+
+export interface AgentServerParts {
+  threads: ThreadStore;
+  /** The scripted graphs by graph_id (the config's `graphs`, or the default echo graph). */
+  graphs: GraphRegistry;
+}
+
+export type AgentServerOptions = ThreadHandlerOptions;
+
+export function agentServerHandlers(parts: AgentServerParts, options: AgentServerOptions = {}): AgentServerHandlers {
+  const now = options.now ?? Date.now;
+  const handlers: AgentServerHandlers = {
+    ...threadHandlers(parts.threads, options),
+  };
+  return expiringFirst(handlers, () => parts.threads.purgeExpired(now()));
+}
+
+/** Every handler runs after the threads whose time to live ran out are gone (ThreadTtl). */
+function expiringFirst(handlers: AgentServerHandlers, purge: () => void): AgentServerHandlers {
+  const wrapped: Record<string, unknown> = {};
+  for (const [operationId, handler] of Object.entries(handlers) as [string, (request: never) => unknown][]) {
+    wrapped[operationId] = (request: never) => {
+      purge();
+      return handler(request);
+    };
+  }
+  return wrapped as AgentServerHandlers;
+}
