@@ -6,6 +6,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { AgentServerPrincipal } from './agent-server/handlers.js';
 import { agentServerHandlers } from './agent-server/handlers.js';
+import { DefaultAssistants } from './agent-server/runs/default-assistants.js';
+import { RunEngine } from './agent-server/runs/run-engine.js';
+import { RunStore } from './agent-server/runs/run-store.js';
 import type { GraphDefinition } from './agent-server/scripted-graph.js';
 import { GraphRegistry, graphConfigProblems } from './agent-server/scripted-graph.js';
 import { ThreadStore } from './agent-server/thread-store.js';
@@ -175,13 +178,22 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     });
 
     const agentServerContract = loadContract('agent-server');
+    const threads = new ThreadStore(db, commits);
+    const runs = new RunStore(db, commits);
+    const graphRegistry = new GraphRegistry(graphs);
+    const engine = new RunEngine({
+      threads,
+      runs,
+      graphs: graphRegistry,
+      assistants: new DefaultAssistants(graphRegistry),
+      now: options.now ?? Date.now,
+      onError,
+    });
     const agentKeys = new Set(config.agent_server?.api_keys ?? []);
     const agentServer = createApiHandler<AgentServerPrincipal>({
       ...common,
       contract: agentServerContract,
-      handlers: runtimeHandlers(
-        agentServerHandlers({ threads: new ThreadStore(db, commits), graphs: new GraphRegistry(graphs) }, { now: options.now }),
-      ),
+      handlers: runtimeHandlers(agentServerHandlers({ threads, graphs: graphRegistry, runs, engine }, { now: options.now })),
       authenticator: createAuthenticator<AgentServerPrincipal>({
         schemes: {
           ApiKeyAuth: {
@@ -194,11 +206,14 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
         requireCredentials: agentKeys.size > 0,
       }),
     });
-    // Startup writes (the tenants' records) are committed before anything is served.
+    // Startup writes (the tenants' records) are committed before anything is served; then the
+    // runs a previous process left in flight go on.
     commits.commit();
+    engine.recover();
     const checkpointer =
       options.db === ':memory:' ? undefined : startWalCheckpointer(db, options.db, (task) => commits.betweenGroups(task), onError);
     const close = () => {
+      engine.close();
       commits.commit();
       checkpointer?.stop();
       db.close();

@@ -189,7 +189,7 @@ describe('an answer whose writes were not kept', () => {
       validateResponses: false,
       commits: { afterCommit: (then) => then(false), read: (work) => work() },
     });
-    const reply = handle({ method: 'DELETE', target: '/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f', headers: {}, body: null });
+    const reply = await handle({ method: 'DELETE', target: '/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f', headers: {}, body: null });
     expect(reply.status).toBe(204);
     const sent = await new Promise<typeof reply>((resolve) => handle.deliver(reply, resolve));
     expect(sent.status).toBe(500);

@@ -31,6 +31,11 @@ const f = useEmulator({
       },
     ],
     agent_server: { api_keys: ['agent-key'] },
+    graphs: {
+      agent: { replies: [{ text: 'You said: {{input}}' }] },
+      // A reply that takes ten minutes: a run on this graph stays running until it is cancelled.
+      slow: { replies: [{ text: 'eventually' }], stream: { chunk: 'whole', delay_ms: 600_000 } },
+    },
   },
 });
 
@@ -56,6 +61,35 @@ async function thread() {
   });
   return data!;
 }
+
+const ask = (content: string) => ({ messages: [{ type: 'human' as const, content }] });
+/** A thread whose run is still running (the slow graph), and that run. */
+async function busyThread() {
+  const t = await thread();
+  const { data: run } = await agent().POST('/threads/{thread_id}/runs', {
+    ...agentWithKey(),
+    params: { path: { thread_id: t.thread_id } },
+    body: { assistant_id: 'slow', input: ask('hello') },
+  });
+  return { thread: t, run: run! };
+}
+/** A thread with one finished run, and that run. */
+async function ranThread() {
+  const t = await thread();
+  const { data: run } = await agent().POST('/threads/{thread_id}/runs', {
+    ...agentWithKey(),
+    params: { path: { thread_id: t.thread_id } },
+    body: { assistant_id: 'agent', input: ask('hello') },
+  });
+  await agent().GET('/threads/{thread_id}/runs/{run_id}/join', {
+    ...agentWithKey(),
+    params: { path: { thread_id: t.thread_id, run_id: run!.run_id } },
+  });
+  return { thread: t, run: run! };
+}
+const runPath = (r: { thread: { thread_id: string }; run: { run_id: string } }) => ({
+  path: { thread_id: r.thread.thread_id, run_id: r.run.run_id },
+});
 
 /** One real scenario per documented status of every operation. */
 const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
@@ -296,6 +330,142 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
         params: { path: { thread_id: MISSING } },
         body: { checkpoint: { checkpoint_id: 'x' } },
       }),
+    'createRun 200': async () =>
+      agent().POST('/threads/{thread_id}/runs', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id } },
+        body: { assistant_id: 'agent', input: ask('hi') },
+      }),
+    'createRun 401': async () =>
+      agent().POST('/threads/{thread_id}/runs', { params: { path: { thread_id: MISSING } }, body: { assistant_id: 'agent' } }),
+    'createRun 404': async () =>
+      agent().POST('/threads/{thread_id}/runs', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { assistant_id: 'agent' },
+      }),
+    'createRun 409': async () =>
+      agent().POST('/threads/{thread_id}/runs', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await busyThread()).thread.thread_id } },
+        body: { assistant_id: 'agent', input: ask('me too') },
+      }),
+    'createRun 422': async () =>
+      agent().POST('/threads/{thread_id}/runs', { ...agentWithKey(), params: { path: { thread_id: MISSING } }, body: {} as never }),
+    'waitRun 200': async () =>
+      agent().POST('/threads/{thread_id}/runs/wait', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id } },
+        body: { assistant_id: 'agent', input: ask('hi') },
+      }),
+    'waitRun 401': async () =>
+      agent().POST('/threads/{thread_id}/runs/wait', { params: { path: { thread_id: MISSING } }, body: { assistant_id: 'agent' } }),
+    'waitRun 404': async () =>
+      agent().POST('/threads/{thread_id}/runs/wait', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id } },
+        body: { assistant_id: 'billing' },
+      }),
+    'waitRun 409': async () =>
+      agent().POST('/threads/{thread_id}/runs/wait', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await busyThread()).thread.thread_id } },
+        body: { assistant_id: 'agent', input: ask('me too') },
+      }),
+    'waitRun 422': async () =>
+      agent().POST('/threads/{thread_id}/runs/wait', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { assistant_id: 'agent', input: ask('x'), command: { resume: 'y' } } as never,
+      }),
+    'listRuns 200': async () =>
+      agent().GET('/threads/{thread_id}/runs', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await ranThread()).thread.thread_id } },
+      }),
+    'listRuns 401': async () => agent().GET('/threads/{thread_id}/runs', { params: { path: { thread_id: MISSING } } }),
+    'listRuns 404': async () => agent().GET('/threads/{thread_id}/runs', { ...agentWithKey(), params: { path: { thread_id: MISSING } } }),
+    'listRuns 422': async () =>
+      agent().GET('/threads/{thread_id}/runs', { ...agentWithKey(), params: { path: { thread_id: MISSING }, query: { limit: 1001 } } }),
+    'getRun 200': async () => agent().GET('/threads/{thread_id}/runs/{run_id}', { ...agentWithKey(), params: runPath(await ranThread()) }),
+    'getRun 401': async () =>
+      agent().GET('/threads/{thread_id}/runs/{run_id}', { params: { path: { thread_id: MISSING, run_id: MISSING } } }),
+    'getRun 404': async () =>
+      agent().GET('/threads/{thread_id}/runs/{run_id}', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id, run_id: MISSING } },
+      }),
+    'getRun 422': async () =>
+      agent().GET('/threads/{thread_id}/runs/{run_id}', { ...agentWithKey(), params: { path: { thread_id: MISSING, run_id: 'x' } } }),
+    'deleteRun 204': async () =>
+      agent().DELETE('/threads/{thread_id}/runs/{run_id}', { ...agentWithKey(), params: runPath(await ranThread()) }),
+    'deleteRun 401': async () =>
+      agent().DELETE('/threads/{thread_id}/runs/{run_id}', { params: { path: { thread_id: MISSING, run_id: MISSING } } }),
+    'deleteRun 404': async () =>
+      agent().DELETE('/threads/{thread_id}/runs/{run_id}', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING, run_id: MISSING } },
+      }),
+    'deleteRun 409': async () =>
+      agent().DELETE('/threads/{thread_id}/runs/{run_id}', { ...agentWithKey(), params: runPath(await busyThread()) }),
+    'deleteRun 422': async () =>
+      agent().DELETE('/threads/{thread_id}/runs/{run_id}', { ...agentWithKey(), params: { path: { thread_id: 'x', run_id: MISSING } } }),
+    'joinRun 200': async () =>
+      agent().GET('/threads/{thread_id}/runs/{run_id}/join', { ...agentWithKey(), params: runPath(await ranThread()) }),
+    'joinRun 401': async () =>
+      agent().GET('/threads/{thread_id}/runs/{run_id}/join', { params: { path: { thread_id: MISSING, run_id: MISSING } } }),
+    'joinRun 404': async () =>
+      agent().GET('/threads/{thread_id}/runs/{run_id}/join', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING, run_id: MISSING } },
+      }),
+    'joinRun 422': async () =>
+      agent().GET('/threads/{thread_id}/runs/{run_id}/join', { ...agentWithKey(), params: { path: { thread_id: MISSING, run_id: 'x' } } }),
+    'cancelRun 202': async () =>
+      agent().POST('/threads/{thread_id}/runs/{run_id}/cancel', { ...agentWithKey(), params: runPath(await busyThread()) }),
+    'cancelRun 204': async () =>
+      agent().POST('/threads/{thread_id}/runs/{run_id}/cancel', {
+        ...agentWithKey(),
+        params: { ...runPath(await busyThread()), query: { wait: true, action: 'rollback' } },
+      }),
+    'cancelRun 401': async () =>
+      agent().POST('/threads/{thread_id}/runs/{run_id}/cancel', { params: { path: { thread_id: MISSING, run_id: MISSING } } }),
+    'cancelRun 404': async () =>
+      agent().POST('/threads/{thread_id}/runs/{run_id}/cancel', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING, run_id: MISSING } },
+      }),
+    'cancelRun 422': async () =>
+      agent().POST('/threads/{thread_id}/runs/{run_id}/cancel', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING, run_id: MISSING }, query: { action: 'stop' as never } },
+      }),
+    'cancelRuns 204': async () => agent().POST('/runs/cancel', { ...agentWithKey(), body: { run_ids: [(await busyThread()).run.run_id] } }),
+    'cancelRuns 401': async () => agent().POST('/runs/cancel', { body: { status: 'pending' } }),
+    'cancelRuns 404': async () => agent().POST('/runs/cancel', { ...agentWithKey(), body: { run_ids: [MISSING] } }),
+    'cancelRuns 422': async () => agent().POST('/runs/cancel', { ...agentWithKey(), body: {} as never }),
+    'createStatelessRun 200': async () => agent().POST('/runs', { ...agentWithKey(), body: { assistant_id: 'agent', input: ask('hi') } }),
+    'createStatelessRun 401': async () => agent().POST('/runs', { body: { assistant_id: 'agent' } }),
+    'createStatelessRun 404': async () => agent().POST('/runs', { ...agentWithKey(), body: { assistant_id: MISSING } }),
+    'createStatelessRun 422': async () =>
+      agent().POST('/runs', { ...agentWithKey(), body: { assistant_id: 'agent', on_completion: 'complete' } as never }),
+    'waitStatelessRun 200': async () =>
+      agent().POST('/runs/wait', { ...agentWithKey(), body: { assistant_id: 'agent', input: ask('hi') } }),
+    'waitStatelessRun 401': async () => agent().POST('/runs/wait', { body: { assistant_id: 'agent' } }),
+    'waitStatelessRun 404': async () => agent().POST('/runs/wait', { ...agentWithKey(), body: { assistant_id: 'billing' } }),
+    'waitStatelessRun 422': async () => agent().POST('/runs/wait', { ...agentWithKey(), body: { assistant_id: '' } }),
+    'createRunBatch 200': async () =>
+      agent().POST('/runs/batch', {
+        ...agentWithKey(),
+        body: [
+          { assistant_id: 'agent', input: ask('a') },
+          { assistant_id: 'agent', input: ask('b') },
+        ],
+      }),
+    'createRunBatch 401': async () => agent().POST('/runs/batch', { body: [{ assistant_id: 'agent' }] }),
+    'createRunBatch 404': async () =>
+      agent().POST('/runs/batch', { ...agentWithKey(), body: [{ assistant_id: 'agent' }, { assistant_id: 'billing' }] }),
+    'createRunBatch 422': async () => agent().POST('/runs/batch', { ...agentWithKey(), body: [] }),
   },
 };
 

@@ -438,7 +438,7 @@ function badQueryText(spec: any, node: any): fc.Arbitrary<string> | null {
   const types = [schema.type].flat();
   if (types.includes('boolean'))
     return fc
-      .oneof(letters, notUtf8, fc.constantFrom('yes', 'no', '1', '0', 'TRUE', 'True', ' true', 'null', '[]'))
+      .oneof(letters, notUtf8, fc.constantFrom('yes', 'no', '01', '2', 'TRUE', 'True', ' true', 'null', '[]'))
       .filter((v) => v !== 'true' && v !== 'false');
   if (types.includes('integer')) {
     const options: fc.Arbitrary<string>[] = [

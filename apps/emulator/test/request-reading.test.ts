@@ -15,11 +15,11 @@ describe('parameter text', () => {
     }
   });
 
-  it('reads a number as JSON writes one, and a boolean only as true or false', () => {
+  it('reads a number as JSON writes one, and a boolean only as true or false, 1 or 0', () => {
     expect(readParameterText('1.5e3', 'number')).toBe(1500);
     for (const text of ['.5', '1.', 'NaN', 'Infinity', '1E400']) expect(readParameterText(text, 'number'), text).toBe(text);
-    expect([readParameterText('true', 'boolean'), readParameterText('false', 'boolean')]).toEqual([true, false]);
-    for (const text of ['True', '1', 'yes', 'on', '']) expect(readParameterText(text, 'boolean'), text).toBe(text);
+    expect(['true', 'false', '1', '0'].map((text) => readParameterText(text, 'boolean'))).toEqual([true, false, true, false]);
+    for (const text of ['True', '01', 'yes', 'on', '']) expect(readParameterText(text, 'boolean'), text).toBe(text);
     expect(readParameterText('0x10', 'string')).toBe('0x10');
   });
 

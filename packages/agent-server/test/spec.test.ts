@@ -57,6 +57,57 @@ describeSpecContract('agent-server', [
     path: '/threads/{thread_id}/state/checkpoint',
     statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
   },
+  { operationId: 'listRuns', method: 'get', path: '/threads/{thread_id}/runs', statuses: ['200', '400', '401', '404', '422', '431'] },
+  {
+    operationId: 'createRun',
+    method: 'post',
+    path: '/threads/{thread_id}/runs',
+    statuses: ['200', '400', '401', '404', '409', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'waitRun',
+    method: 'post',
+    path: '/threads/{thread_id}/runs/wait',
+    statuses: ['200', '400', '401', '404', '409', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'getRun',
+    method: 'get',
+    path: '/threads/{thread_id}/runs/{run_id}',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'deleteRun',
+    method: 'delete',
+    path: '/threads/{thread_id}/runs/{run_id}',
+    statuses: ['204', '400', '401', '404', '409', '422', '431'],
+  },
+  {
+    operationId: 'joinRun',
+    method: 'get',
+    path: '/threads/{thread_id}/runs/{run_id}/join',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'cancelRun',
+    method: 'post',
+    path: '/threads/{thread_id}/runs/{run_id}/cancel',
+    statuses: ['202', '204', '400', '401', '404', '422', '431'],
+  },
+  { operationId: 'createStatelessRun', method: 'post', path: '/runs', statuses: ['200', '400', '401', '404', '413', '415', '422', '431'] },
+  {
+    operationId: 'waitStatelessRun',
+    method: 'post',
+    path: '/runs/wait',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'createRunBatch',
+    method: 'post',
+    path: '/runs/batch',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  { operationId: 'cancelRuns', method: 'post', path: '/runs/cancel', statuses: ['204', '400', '401', '404', '413', '415', '422', '431'] },
 ]);
 
 const spec = loadBundle('agent-server');
@@ -67,7 +118,7 @@ const checkpointId = '1f0c6d2e-3a47-6e10-8001-9d7e0f1a2b3c';
 describe('agent-server contract decisions', () => {
   it('has no version prefix and optional X-Api-Key on every operation', () => {
     for (const [route, item] of Object.entries<any>(spec.paths)) {
-      expect(route).toMatch(/^\/threads/);
+      expect(route).not.toMatch(/^\/v\d/);
       for (const operation of Object.values<any>(item).filter((o) => o?.operationId)) {
         expect(operation.security, operation.operationId).toEqual([{}, { ApiKeyAuth: [] }]);
       }
@@ -140,6 +191,29 @@ describe('agent-server contract decisions', () => {
     expect(validate(schema('Message'), human).errors).toBe('');
     expect(validate(schema('Message'), { ...human, type: 'ai', tool_calls: [], usage_metadata: null }).errors).toBe('');
     expect(validate(schema('Message'), { ...human, type: 'robot' }).valid).toBe(false);
+  });
+
+  it('states the rules of a run in its schema', () => {
+    const run = { assistant_id: 'support', input: { messages: [{ type: 'human', content: 'hi' }] } };
+    expect(validate(schema('RunCreate'), run).errors).toBe('');
+    expect(validate(schema('RunCreate'), { assistant_id: 'support', command: { resume: 'yes' }, input: null }).errors).toBe('');
+    for (const bad of [
+      { input: {} },
+      { ...run, command: { resume: 'yes' } },
+      { ...run, webhook: 'ftp://hooks.example.com/x' },
+      { ...run, interrupt_before: 'tools' },
+      { ...run, multitask_strategy: 'queue' },
+      { ...run, on_completion: 'complete' },
+      { ...run, stream_mode: ['values', 'tokens'] },
+      { ...run, unknown: true },
+    ]) {
+      expect(validate(schema('RunCreate'), bad).valid, JSON.stringify(bad)).toBe(false);
+    }
+    expect(validate(schema('RunCancel'), { run_ids: [checkpointId] }).errors).toBe('');
+    expect(validate(schema('RunCancel'), { status: 'all' }).errors).toBe('');
+    for (const bad of [{}, { status: 'all', run_ids: [checkpointId] }, { status: 'all', thread_id: checkpointId }, { run_ids: [] }]) {
+      expect(validate(schema('RunCancel'), bad).valid, JSON.stringify(bad)).toBe(false);
+    }
   });
 
   it('uses uuids for thread and checkpoint ids', () => {

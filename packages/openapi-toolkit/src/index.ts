@@ -21,5 +21,5 @@ export {
 } from './document.js';
 export { freePort } from './free-port.js';
 export { createValidator, type SchemaValidator, type ValidationResult } from './schema-validator.js';
-export type { ServerOperation } from './server-artifacts.js';
+export type { ParameterTextType, ServerOperation } from './server-artifacts.js';
 export { generateTypes, SERVER_TYPEGEN_OPTIONS, TYPEGEN_OPTIONS } from './typegen.js';

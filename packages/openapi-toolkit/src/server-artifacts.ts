@@ -46,7 +46,9 @@ const MODULES = {
 type ModuleName = keyof typeof MODULES;
 
 /** The JSON types a path or query parameter's text can be read as. */
-export type ParameterTextType = 'string' | 'integer' | 'number' | 'boolean';
+type ScalarTextType = 'string' | 'integer' | 'number' | 'boolean';
+/** How a parameter's text is read: as one scalar, or (a query parameter given once per item) as a list of them. */
+export type ParameterTextType = ScalarTextType | `${ScalarTextType}[]`;
 
 /** `x-request-limits` of the document root: what every request of the API is held to. */
 export interface RequestLimits {
@@ -250,12 +252,21 @@ function textTypesOf(spec: OpenApiDocument, operationId: string, parameters: any
   for (const parameter of parameters) {
     if (parameter.in !== 'path' && parameter.in !== 'query') continue;
     const schema = resolveRef(spec, parameter.schema) ?? {};
-    const declared = [schema.type ?? 'string'].flat().filter((t: string) => t !== 'null');
-    if (declared.length !== 1 || !['string', 'integer', 'number', 'boolean'].includes(declared[0]))
-      throw new Error(`${operationId}: parameter ${parameter.name} must have one scalar type (string, integer, number or boolean)`);
-    if (types[parameter.name] && types[parameter.name] !== declared[0])
+    const scalarOf = (of: any): ScalarTextType | undefined => {
+      const declared = [of.type ?? 'string'].flat().filter((t: string) => t !== 'null');
+      return declared.length === 1 && ['string', 'integer', 'number', 'boolean'].includes(declared[0]) ? declared[0] : undefined;
+    };
+    // A query list is sent as the parameter repeated once per item (`select=a&select=b`, OpenAPI's form style, exploded).
+    const isList = parameter.in === 'query' && schema.type === 'array';
+    const scalar = scalarOf(isList ? (resolveRef(spec, schema.items) ?? {}) : schema);
+    if (!scalar)
+      throw new Error(
+        `${operationId}: parameter ${parameter.name} must have one scalar type (string, integer, number or boolean), or be a query list of one`,
+      );
+    const textType: ParameterTextType = isList ? `${scalar}[]` : scalar;
+    if (types[parameter.name] && types[parameter.name] !== textType)
       throw new Error(`${operationId}: the path and query parameters named ${parameter.name} must have the same type`);
-    types[parameter.name] = declared[0];
+    types[parameter.name] = textType;
   }
   return types;
 }

@@ -5,6 +5,9 @@ import type { operations as ClientOperations } from '@agentplane/agent-server';
 import type { HandlerMap } from '../contract/handler-types.js';
 import type { api } from '../generated/agent-server/operations.js';
 import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
+import { runHandlers } from './run-handlers.js';
+import type { RunEngine } from './runs/run-engine.js';
+import type { RunStore } from './runs/run-store.js';
 import type { GraphRegistry } from './scripted-graph.js';
 import type { ThreadHandlerOptions } from './thread-handlers.js';
 import { threadHandlers } from './thread-handlers.js';
@@ -18,6 +21,8 @@ export interface AgentServerParts {
   threads: ThreadStore;
   /** The scripted graphs by graph_id (the config's `graphs`, or the default echo graph). */
   graphs: GraphRegistry;
+  runs: RunStore;
+  engine: RunEngine;
 }
 
 export type AgentServerOptions = ThreadHandlerOptions;
@@ -25,7 +30,8 @@ export type AgentServerOptions = ThreadHandlerOptions;
 export function agentServerHandlers(parts: AgentServerParts, options: AgentServerOptions = {}): AgentServerHandlers {
   const now = options.now ?? Date.now;
   const handlers: AgentServerHandlers = {
-    ...threadHandlers(parts.threads, options),
+    ...threadHandlers(parts.threads, parts.engine, options),
+    ...runHandlers(parts.engine, parts.runs, parts.threads),
   };
   return expiringFirst(handlers, () => parts.threads.purgeExpired(now()));
 }

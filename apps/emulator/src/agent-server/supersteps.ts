@@ -23,8 +23,11 @@ export interface PlannedCheckpoint {
   values: Values;
   next: string[];
   tasks: ThreadTask[];
-  /** Checkpoint metadata without `thread_id`/`checkpoint_id` (added when read). */
-  metadata: { graph_id: string; source: 'input' | 'update'; step: number; writes: Values; parents: Record<string, never> };
+  /**
+   * Checkpoint metadata without `checkpoint_id` (added when read): what wrote it (`input` and
+   * `loop` for a run's checkpoints, `update` for a state update), its step, and what the writer adds.
+   */
+  metadata: { source: 'input' | 'update' | 'loop'; step: number; parents: Record<string, never> } & Values;
 }
 
 /** The checkpoint a plan continues from: its values, step, and the input it left pending. */
@@ -104,7 +107,8 @@ function updateValues(update: SuperstepUpdate): Values | undefined {
   return update.values ?? undefined;
 }
 
-function applyValues(values: Values, written: Values | undefined): Values {
+/** Values after a write: each key replaces the stored one, except `messages`, which merges (mergeMessages). */
+export function applyValues(values: Values, written: Values | undefined): Values {
   if (!written) return values;
   const next = { ...values };
   for (const [key, value] of Object.entries(written)) {
@@ -160,14 +164,19 @@ function mergeMessages(current: unknown, incoming: unknown): unknown[] {
 }
 
 function pendingStartTask(): ThreadTask {
+  return pendingTask(START);
+}
+
+/** A task of the next step that has not run: what `tasks` shows for each node of `next`. */
+export function pendingTask(node: string): ThreadTask {
   return {
     id: newId(),
-    name: START,
+    name: node,
     error: null,
     interrupts: [],
     checkpoint: null,
     state: null,
-    path: ['__pregel_pull', START],
+    path: ['__pregel_pull', node],
     result: null,
   };
 }

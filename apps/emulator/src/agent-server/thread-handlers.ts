@@ -7,6 +7,7 @@ import { HttpError } from '../http/http-error.js';
 import { matchesFilter } from '../shared/canonical-json.js';
 import { canonicalUuid, newCheckpointId, newThreadId } from '../shared/ids.js';
 import type { AgentServerHandlers } from './handlers.js';
+import type { RunEngine } from './runs/run-engine.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 import { pendingInputOf, planSupersteps } from './supersteps.js';
 import type { CheckpointRow, StampedCheckpoint, ThreadRow, ThreadStore } from './thread-store.js';
@@ -21,7 +22,11 @@ export interface ThreadHandlerOptions {
   now?: (() => number) | undefined;
 }
 
-export function threadHandlers(store: ThreadStore, options: ThreadHandlerOptions = {}) {
+export function threadHandlers(
+  store: ThreadStore,
+  engine: Pick<RunEngine, 'isBusy' | 'forgetThreads'>,
+  options: ThreadHandlerOptions = {},
+) {
   const now = options.now ?? Date.now;
   const nowIso = () => new Date(now()).toISOString();
   const expiryOf = (ttl: ThreadTtl | undefined) =>
@@ -91,6 +96,8 @@ export function threadHandlers(store: ThreadStore, options: ThreadHandlerOptions
     deleteThread({ path }) {
       const threadId = canonicalUuid(path.thread_id);
       return store.transaction(() => {
+        // Its runs go with it: those in flight stop first.
+        engine.forgetThreads([threadId]);
         if (!store.delete(threadId)) throw threadNotFound(threadId);
         return { status: 204 as const };
       });
@@ -124,9 +131,10 @@ export function threadHandlers(store: ThreadStore, options: ThreadHandlerOptions
 
     pruneThreads({ body }) {
       const ids = [...new Set(body.thread_ids.map(canonicalUuid))];
-      const pruned = store.transaction(
-        () => ids.filter((id) => (body.strategy === 'keep_latest' ? store.keepLatestCheckpoint(id) : store.delete(id))).length,
-      );
+      const pruned = store.transaction(() => {
+        if (body.strategy !== 'keep_latest') engine.forgetThreads(ids);
+        return ids.filter((id) => (body.strategy === 'keep_latest' ? store.keepLatestCheckpoint(id) : store.delete(id))).length;
+      });
       return { status: 200, body: { pruned_count: pruned } };
     },
 
@@ -149,6 +157,7 @@ export function threadHandlers(store: ThreadStore, options: ThreadHandlerOptions
       const targetId = body.checkpoint?.checkpoint_id ?? body.checkpoint_id;
       return store.transaction(() => {
         const thread = requireThread(threadId);
+        if (engine.isBusy(threadId)) throw new HttpError(409, `Thread with ID ${threadId} is busy: a run is pending or running.`);
         const base = targetId === undefined ? store.latestCheckpoint(threadId) : store.checkpoint(threadId, canonicalUuid(targetId));
         if (targetId !== undefined && !base) throw checkpointNotFound(threadId, canonicalUuid(targetId));
         const asNode = body.as_node ?? lastNodeOf(base) ?? '__start__';

@@ -118,6 +118,14 @@ export class ThreadStore {
         `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ? ORDER BY checkpoint_id DESC`,
       ),
       touchThread: db.prepare('UPDATE threads SET updated_at = ?, state_updated_at = ? WHERE thread_id = ?'),
+      setStatus: db.prepare('UPDATE threads SET status = ?, updated_at = ? WHERE thread_id = ?'),
+      setConfig: db.prepare('UPDATE threads SET config = ? WHERE thread_id = ?'),
+      setCheckpointTasks: db.prepare('UPDATE checkpoints SET tasks = ? WHERE thread_id = ? AND checkpoint_id = ?'),
+      // A run's checkpoints carry its ID in their metadata (the run engine writes it there).
+      deleteCheckpointsOfRun: db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND json_extract(metadata, '$.run_id') = ?"),
+      hasCheckpointOfRun: db
+        .prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND json_extract(metadata, '$.run_id') = ? LIMIT 1")
+        .pluck(),
       deleteValueKeys: db.prepare("DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = 'values'"),
     };
   }
@@ -336,6 +344,39 @@ export class ThreadStore {
       if (had) this.statements.deleteKey.run(threadId, scope, key);
       this.statements.insertFilterKey.run(scope, key, hashOf(key), threadId);
     }
+  }
+
+  /** Sets a thread's status (runs move it); `updated_at` becomes `now`. */
+  setStatus(threadId: string, status: ThreadRow['status'], now: string): void {
+    this.statements.setStatus.run(status, now, threadId);
+  }
+
+  /** Replaces a thread's config (a run merges its assistant's and its own into it). */
+  setConfig(threadId: string, config: ThreadRow['config']): void {
+    this.statements.setConfig.run(JSON.stringify(config), threadId);
+  }
+
+  /** Replaces one checkpoint's tasks: what a task wrote once it ran, an interrupt or an error it raised. */
+  setCheckpointTasks(threadId: string, checkpointId: string, tasks: ThreadState['tasks']): void {
+    this.statements.setCheckpointTasks.run(JSON.stringify(tasks), threadId, checkpointId);
+    // Forgotten, not updated: should this savepoint roll back, the row is read again.
+    this.latest.forget(threadId);
+  }
+
+  /**
+   * Deletes the checkpoints a run wrote (a run rolled back or deleted); the checkpoints after them
+   * keep their parent IDs, as LangGraph's checkpointers leave them.
+   */
+  deleteCheckpointsOfRun(threadId: string, runId: string): void {
+    if (this.statements.deleteCheckpointsOfRun.run(threadId, runId).changes === 0) return;
+    this.latest.forget(threadId);
+    // The thread's values are now an older checkpoint's: its value filter keys follow them.
+    this.statements.deleteValueKeys.run(threadId);
+    this.indexKeys(threadId, 'values', this.latestCheckpoint(threadId)?.values ?? {});
+  }
+
+  hasCheckpointOfRun(threadId: string, runId: string): boolean {
+    return this.statements.hasCheckpointOfRun.get(threadId, runId) !== undefined;
   }
 
   /** Replaces the stored metadata of one checkpoint (without thread_id and checkpoint_id). */

@@ -50,6 +50,8 @@ export interface HandlerRequest<ServerOperation, ClientOperation, Method, Princi
    */
   headers: Readonly<Record<string, string | string[] | undefined>>;
   principal: Principal;
+  /** Registers a listener called once if the client goes away before the answer is sent. */
+  onDisconnect(listener: () => void): void;
 }
 
 /**
@@ -65,7 +67,7 @@ export type HandlerMap<Table extends ApiTable, ServerOperations, ClientOperation
       Table['operations'][Id] extends { method: infer M } ? M : never,
       Principal
     >,
-  ) => ServerOperations[Id] extends { responses: object } ? Answer<ServerOperations[Id]> : never;
+  ) => ServerOperations[Id] extends { responses: object } ? Answer<ServerOperations[Id]> | Promise<Answer<ServerOperations[Id]>> : never;
 };
 
 /** A handler map with its types erased, as the HTTP layer calls it. */
@@ -78,7 +80,8 @@ export type AnyHandlers<Principal> = Record<
     body: unknown;
     headers: Readonly<Record<string, string | string[] | undefined>>;
     principal: Principal;
-  }) => RawAnswer
+    onDisconnect(listener: () => void): void;
+  }) => RawAnswer | Promise<RawAnswer>
 >;
 
 /** An answer as the HTTP layer sends it. */
@@ -94,7 +97,7 @@ export interface RawAnswer {
  * with a request it validated against the same spec the types were generated from, and checks
  * its answer against that spec in development and test mode.
  */
-export function runtimeHandlers<Principal, Map extends { [Id in keyof Map]: (request: never) => RawAnswer }>(
+export function runtimeHandlers<Principal, Map extends { [Id in keyof Map]: (request: never) => RawAnswer | Promise<RawAnswer> }>(
   handlers: Map,
 ): AnyHandlers<Principal> {
   return handlers as unknown as AnyHandlers<Principal>;

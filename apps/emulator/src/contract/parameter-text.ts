@@ -5,18 +5,23 @@
 //   parameter unreadable (a 422 `string_unicode` naming it) instead of turning into U+FFFD. A `%`
 //   not followed by two hex digits is kept as it is, as browsers keep it.
 // - Its text is read as the JSON type its schema declares: an integer is decimal digits with an
-//   optional `-`, a number is written as JSON writes numbers, a boolean is `true` or `false`.
+//   optional `-`, a number is written as JSON writes numbers, a boolean is `true` or `false`, or
+//   `1` or `0` (the LangGraph SDK sends `wait=1` and `cancel_on_disconnect=0`).
 //   Text that does not read as its type is passed on unchanged, so the schema refuses it as the
 //   wrong type and the 422 names the parameter (`int_parsing`). A lenient reading
 //   (`Number(text)`) would take `0x10` as 16, ` 5` as 5 and `1E400` as Infinity.
 import { isUtf8 } from 'node:buffer';
 
-export type ParameterTextType = 'string' | 'integer' | 'number' | 'boolean';
+import type { ParameterTextType } from '@agentplane/openapi-toolkit';
+
+export type { ParameterTextType };
+/** The type of one parameter's text, or of each item of a query list. */
+export type ScalarTextType = Exclude<ParameterTextType, `${string}[]`>;
 
 const INTEGER = /^-?\d+$/;
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
-export function readParameterText(text: string, type: ParameterTextType): unknown {
+export function readParameterText(text: string, type: ScalarTextType): unknown {
   switch (type) {
     case 'integer':
     case 'number': {
@@ -26,7 +31,7 @@ export function readParameterText(text: string, type: ParameterTextType): unknow
       return Number.isFinite(value) ? value : text;
     }
     case 'boolean':
-      return text === 'true' ? true : text === 'false' ? false : text;
+      return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : text;
     case 'string':
       return text;
   }

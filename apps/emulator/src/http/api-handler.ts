@@ -11,6 +11,7 @@
 import type { ApiContract, ContractOperation, RequestLimits } from '../contract/api-contract.js';
 import type { AnyHandlers, RawAnswer } from '../contract/handler-types.js';
 import { JsonText } from '../contract/json-text.js';
+import type { ScalarTextType } from '../contract/parameter-text.js';
 import { decodeParameter, readParameterText, splitQuery } from '../contract/parameter-text.js';
 import type { ValidationIssue } from '../contract/validation-errors.js';
 import type { CommitGroup } from '../store/commit-group.js';
@@ -29,6 +30,11 @@ export interface Exchange {
   body: Uint8Array | null;
   /** The body was larger than the contract's limit (`limits.bodyBytes`) and was not kept. */
   bodyTooLarge?: boolean;
+  /**
+   * Registers a listener called once if the client goes away before the answer is sent (a
+   * handler that waits, such as waiting for a run, may cancel what it waits for).
+   */
+  onDisconnect?: (listener: () => void) => void;
 }
 
 /** An answer as the adapters write it: the body is JSON text. */
@@ -51,9 +57,10 @@ export interface ApiHandlerOptions<Principal> {
 
 /**
  * One API's HTTP layer: `handle(exchange)` computes the reply, and the adapter hands it to
- * `deliver`, which sends it once what it reports is committed (at once when nothing waits).
+ * `deliver`, which sends it once what it reports is committed (at once when nothing waits). An
+ * operation that waits for something (a run to end) answers later: its reply is a promise.
  */
-export type ApiHandler = ((exchange: Exchange) => Reply) & {
+export type ApiHandler = ((exchange: Exchange) => Reply | Promise<Reply>) & {
   /** The request limits the adapters enforce while reading a request. */
   limits: Readonly<RequestLimits>;
   deliver(reply: Reply, send: (reply: Reply) => void): void;
@@ -82,7 +89,15 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
     return { status: 500, body: { detail: `Emulator contract violation: ${message}` } };
   };
 
-  const answer = (exchange: Exchange): RawAnswer => {
+  /** An error thrown by a handler or by the layer, as the answer it means (rethrown when it means none). */
+  const errorAnswer = (error: unknown, operation: ContractOperation | undefined): RawAnswer => {
+    if (!(error instanceof HttpError)) throw error;
+    const reply: RawAnswer = { status: error.status, body: { detail: error.detail }, headers: error.headers };
+    // Every error of a known operation is part of its contract too; 404 and 405 without one are the API's.
+    return operation ? checked(operation, reply) : reply;
+  };
+
+  const answer = (exchange: Exchange): RawAnswer | Promise<RawAnswer> => {
     let operation: ContractOperation | undefined;
     try {
       // Split by hand: `new URL` reads a path starting with `//` as a host name and throws.
@@ -111,9 +126,14 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
       const query: Record<string, unknown> = {};
       if (queryAt >= 0) {
         for (const [name, text] of splitQuery(exchange.target.slice(queryAt + 1))) {
-          // Undeclared parameters are ignored, whatever they hold; of a repeated one the first counts.
-          if (Object.hasOwn(query, name) || !Object.hasOwn(operation.textTypes, name)) continue;
+          // Undeclared parameters are ignored, whatever they hold; of a repeated one the first
+          // counts, unless it is a list, which it repeats.
+          const textType = operation.textTypes[name];
+          if (textType === undefined) continue;
+          const isList = textType.endsWith('[]');
+          if (!isList && Object.hasOwn(query, name)) continue;
           if (text === null) issues.push(notUtf8('query', name));
+          else if (isList) query[name] = [...((query[name] as string[] | undefined) ?? []), text];
           else query[name] = text;
         }
         readTexts(query, operation);
@@ -135,33 +155,47 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
       if (issues.length > 0) throw validationError(issues);
 
       const handler = handlers[operation.operationId]!;
-      const request = { operationId: operation.operationId, path, query, body, headers: exchange.headers, principal: auth.principal };
-      return checked(
-        operation,
-        options.commits.read(() => handler(request)),
+      const request = {
+        operationId: operation.operationId,
+        path,
+        query,
+        body,
+        headers: exchange.headers,
+        principal: auth.principal,
+        onDisconnect: exchange.onDisconnect ?? ignoreDisconnect,
+      };
+      const answered = options.commits.read(() => handler(request));
+      if (!(answered instanceof Promise)) return checked(operation, answered);
+      const waited = operation;
+      return answered.then(
+        (later) => checked(waited, later),
+        (error: unknown) => errorAnswer(error, waited),
       );
     } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      const reply: RawAnswer = { status: error.status, body: { detail: error.detail }, headers: error.headers };
-      // Every error of a known operation is part of its contract too; 404 and 405 without one are the API's.
-      return operation ? checked(operation, reply) : reply;
+      return errorAnswer(error, operation);
     }
   };
 
-  const handle = (exchange: Exchange): Reply => {
-    let raw: RawAnswer;
+  const internalError = (exchange: Exchange, error: unknown): RawAnswer => {
+    options.onContractViolation?.(`internal error on ${exchange.method} ${exchange.target}: ${(error as Error)?.stack ?? error}`);
+    return INTERNAL_ERROR;
+  };
+  const handle = (exchange: Exchange): Reply | Promise<Reply> => {
+    let raw: RawAnswer | Promise<RawAnswer>;
     try {
       raw = answer(exchange);
     } catch (error) {
-      options.onContractViolation?.(`internal error on ${exchange.method} ${exchange.target}: ${(error as Error)?.stack ?? error}`);
-      raw = INTERNAL_ERROR;
+      raw = internalError(exchange, error);
     }
+    if (raw instanceof Promise) return raw.then(toReply, (error: unknown) => toReply(internalError(exchange, error)));
     return toReply(raw);
   };
   const deliver = (reply: Reply, send: (reply: Reply) => void): void =>
     options.commits.afterCommit((committed) => send(committed ? reply : toReply(NOT_STORED)));
   return Object.assign(handle, { limits: contract.limits, deliver });
 }
+
+const ignoreDisconnect = (): void => {};
 
 const INTERNAL_ERROR: RawAnswer = { status: 500, body: { detail: 'Internal emulator error; see its log.' } };
 const NOT_STORED: RawAnswer = {
@@ -191,7 +225,14 @@ type RouteMatch =
 
 /** Reads the text of each parameter as its schema's type, in place. */
 function readTexts(values: Record<string, unknown>, operation: ContractOperation): void {
-  for (const name in values) values[name] = readParameterText(values[name] as string, operation.textTypes[name]!);
+  for (const name in values) {
+    const textType = operation.textTypes[name]!;
+    const value = values[name];
+    if (textType.endsWith('[]')) {
+      const itemType = textType.slice(0, -2) as ScalarTextType;
+      values[name] = (value as string[]).map((text) => readParameterText(text, itemType));
+    } else values[name] = readParameterText(value as string, textType as ScalarTextType);
+  }
 }
 
 /**

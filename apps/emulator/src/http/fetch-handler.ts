@@ -11,11 +11,13 @@ export function createFetchHandler(handle: ApiHandler): FetchFunction {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const url = new URL(request.url);
     const body = request.body === null ? { body: null } : await readBody(request.body, handle.limits.bodyBytes);
-    const handled = handle({
+    const handled = await handle({
       method: request.method,
       target: `${url.pathname}${url.search}`,
       headers: Object.fromEntries(request.headers),
       ...body,
+      // The caller aborting its request is a client going away.
+      onDisconnect: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
     });
     const reply = await new Promise<Reply>((resolve) => handle.deliver(handled, resolve));
     return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });

@@ -8,15 +8,25 @@ import type { ApiHandler, Exchange, Reply } from './api-handler.js';
 export function createNodeServer(handle: ApiHandler): http.Server {
   const { bodyBytes, headerBytes } = handle.limits;
   const server = http.createServer({ maxHeaderSize: headerBytes }, (req, res) => {
-    const exchange: Exchange = { method: req.method ?? 'GET', target: req.url ?? '/', headers: req.headers, body: null };
+    const exchange: Exchange = {
+      method: req.method ?? 'GET',
+      target: req.url ?? '/',
+      headers: req.headers,
+      body: null,
+      onDisconnect: (listener) => res.once('close', () => res.writableFinished || listener()),
+    };
+    const deliver = (reply: Reply | Promise<Reply>) => {
+      if (reply instanceof Promise) reply.then(deliver);
+      else handle.deliver(reply, (ready) => send(res, ready));
+    };
     // Without Content-Length or Transfer-Encoding an HTTP/1.1 request has no body (RFC 9112
     // §6.3): answer at once, the common case of every GET. Node discards the empty stream.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-      handle.deliver(handle(exchange), (reply) => send(res, reply));
+      deliver(handle(exchange));
       return;
     }
     readBody(req, bodyBytes).then(
-      (body) => handle.deliver(handle(Object.assign(exchange, body)), (reply) => send(res, reply)),
+      (body) => deliver(handle(Object.assign(exchange, body))),
       () => res.destroy(),
     );
   });
@@ -51,6 +61,8 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Pick<Exchan
 }
 
 function send(res: http.ServerResponse, reply: Reply): void {
+  // A client that went away while its answer was being made is not written to.
+  if (res.destroyed) return;
   if (reply.body === undefined) {
     res.writeHead(reply.status, reply.headers).end();
     return;

@@ -2,7 +2,7 @@
 // v6 for checkpoints (as LangGraph's checkpointers make them, so that sorting IDs sorts by time),
 // and the canonical lower-case form of any UUID a client sends (`urn:uuid:` prefix and upper case
 // are accepted by the spec's `format: uuid`).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 export const newId = (): string => randomUUID();
 
@@ -31,6 +31,25 @@ export function newThreadId(): string {
   // draws from a cached pool of entropy, where randomBytes would make a call into OpenSSL per ID.
   const variantAndRandom = randomUUID().slice(19);
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${threadSequence.toString(16).padStart(3, '0')}-${variantAndRandom}`;
+}
+
+/** Run IDs are UUID v7 as thread IDs are (LangGraph makes them so): a thread's runs list newest first by ID. */
+export const newRunId = (): string => newThreadId();
+
+/**
+ * A UUID v5 (RFC 9562 §5.5): the SHA-1 of a namespace UUID and a name. LangGraph derives a graph's
+ * default assistant ID this way, so the same graph ID names the same assistant on every server.
+ */
+export function uuid5(name: string, namespace: string): string {
+  const bytes = createHash('sha1')
+    .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
+    .update(name, 'utf8')
+    .digest()
+    .subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 export function canonicalUuid(value: string): string {

@@ -170,4 +170,27 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE checkpoints;
   ALTER TABLE checkpoints_v7 RENAME TO checkpoints;
   `,
+  // 8: runs. A run's row is its whole record: what it was asked (kwargs), its status, how many
+  // times it started (attempt: a run in flight when the process died starts again), and once it
+  // ended the answer its waiters get (outcome). run_id is a UUID v7, so a thread's runs are listed
+  // newest first along runs_by_thread; the partial index finds what is left to run at start-up.
+  // A thread's reply cursor is where its scripted model's next reply is looked for.
+  `
+  CREATE TABLE runs (
+    run_id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL REFERENCES threads (thread_id) ON DELETE CASCADE,
+    assistant_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    kwargs TEXT NOT NULL,
+    multitask_strategy TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    outcome TEXT
+  );
+  CREATE INDEX runs_by_thread ON runs (thread_id, run_id);
+  CREATE INDEX runs_in_flight ON runs (status) WHERE status IN ('pending', 'running');
+  ALTER TABLE threads ADD COLUMN reply_cursor INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

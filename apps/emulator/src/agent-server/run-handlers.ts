@@ -1,0 +1,143 @@
+// The run operations of the agent server API: create (in the background, or waited for), list,
+// get, join, cancel and delete runs, on a thread or stateless. The run engine (runs/run-engine.ts)
+// owns what runs do; these handlers add what the HTTP answer needs (existence, the run's URL in
+// `Content-Location`, a client going away).
+import type { Run, RunCreate } from '@agentplane/agent-server';
+import { HttpError } from '../http/http-error.js';
+import { canonicalUuid } from '../shared/ids.js';
+import type { AgentServerHandlers } from './handlers.js';
+import type { RunEngine } from './runs/run-engine.js';
+import type { RunRow, RunStore } from './runs/run-store.js';
+import type { ThreadStore } from './thread-store.js';
+
+type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadStore) {
+  const threadNotFound = (threadId: string) => new HttpError(404, `Thread with ID ${threadId} not found.`);
+  const runNotFound = (runId: string, threadId: string) => new HttpError(404, `Run with ID ${runId} not found for thread ${threadId}.`);
+  /** The thread's run, or the 404 of the thread or of the run. */
+  const requireRun = (path: { thread_id: string; run_id: string }): RunRow => {
+    const threadId = canonicalUuid(path.thread_id);
+    const runId = canonicalUuid(path.run_id);
+    const run = runs.get(runId);
+    if (run?.thread_id === threadId) return run;
+    if (!threads.exists(threadId)) throw threadNotFound(threadId);
+    throw runNotFound(runId, threadId);
+  };
+  const create = (threadId: string | null, body: RunCreate, headers: Headers) =>
+    engine.create(threadId, body, configurableHeaders(headers));
+  const located = (run: RunRow, stateless: boolean) => ({
+    'Content-Location': stateless ? `/runs/${run.run_id}` : `/threads/${run.thread_id}/runs/${run.run_id}`,
+  });
+  /** Waits for a run the request created: a client that goes away cancels it when the run asks so. */
+  const waitFor = (run: RunRow, onDisconnect: (listener: () => void) => void, stateless: boolean) => {
+    if (run.kwargs.on_disconnect === 'cancel') onDisconnect(() => engine.cancelRuns([run.run_id], 'interrupt'));
+    return engine.outcome(run).then((outcome) => ({ status: 200 as const, body: outcome, headers: located(run, stateless) }));
+  };
+
+  return {
+    createRun({ path, body, headers }) {
+      const run = create(path.thread_id, body, headers);
+      return { status: 200, body: shown(run), headers: located(run, false) };
+    },
+
+    waitRun({ path, body, headers, onDisconnect }) {
+      return waitFor(create(path.thread_id, body, headers), onDisconnect, false);
+    },
+
+    createStatelessRun({ body, headers }) {
+      const run = create(null, body, headers);
+      return { status: 200, body: shown(run), headers: located(run, true) };
+    },
+
+    waitStatelessRun({ body, headers, onDisconnect }) {
+      return waitFor(create(null, body, headers), onDisconnect, true);
+    },
+
+    createRunBatch({ body, headers }) {
+      // All or none: a refused item rolls back the runs created before it.
+      const created = runs.transaction(() => body.map((item) => create(null, item, headers)));
+      return { status: 200, body: created.map(shown) };
+    },
+
+    listRuns({ path, query }) {
+      const threadId = canonicalUuid(path.thread_id);
+      if (!threads.exists(threadId)) throw threadNotFound(threadId);
+      const page = runs.list(threadId, { limit: query.limit, offset: query.offset, status: query.status });
+      const fields = query.select && new Set<string>(['run_id', ...query.select]);
+      return { status: 200, body: page.map((run) => (fields ? pick(shown(run), fields) : shown(run))) };
+    },
+
+    getRun({ path }) {
+      return { status: 200, body: shown(requireRun(path)) };
+    },
+
+    deleteRun({ path }) {
+      const run = requireRun(path);
+      if (!runs.transaction(() => engine.deleteRun(run)))
+        throw new HttpError(409, `Run with ID ${run.run_id} is still ${run.status}; cancel it before deleting it.`);
+      return { status: 204 };
+    },
+
+    joinRun({ path, query, onDisconnect }) {
+      const run = requireRun(path);
+      if (query.cancel_on_disconnect) onDisconnect(() => engine.cancelRuns([run.run_id], 'interrupt'));
+      return engine.outcome(run).then((outcome) => ({ status: 200 as const, body: outcome }));
+    },
+
+    cancelRun({ path, query }) {
+      const run = requireRun(path);
+      // Cancelling takes effect at once (a run stops at its next pause), so waiting costs nothing.
+      engine.cancelRuns([run.run_id], query.action);
+      return { status: query.wait ? 204 : 202 };
+    },
+
+    cancelRuns({ body, query }) {
+      let ids: string[];
+      if ('status' in body) {
+        const statuses = body.status === 'all' ? (['pending', 'running'] as const) : [body.status];
+        ids = statuses.flatMap((status) => runs.withStatus(status).map((run) => run.run_id));
+      } else {
+        const threadId = body.thread_id && canonicalUuid(body.thread_id);
+        ids = body.run_ids.map(canonicalUuid);
+        for (const runId of ids) {
+          const run = runs.get(runId);
+          if (!run || (threadId !== undefined && run.thread_id !== threadId))
+            throw new HttpError(
+              404,
+              threadId ? `Run with ID ${runId} not found for thread ${threadId}.` : `Run with ID ${runId} not found.`,
+            );
+        }
+      }
+      engine.cancelRuns(ids, query.action);
+      return { status: 204 };
+    },
+  } satisfies Partial<AgentServerHandlers>;
+}
+
+/** A run as the API shows it: without what only the engine keeps. */
+function shown(run: RunRow): Run {
+  const { attempt: _attempt, outcome: _outcome, ...visible } = run;
+  return visible;
+}
+
+function pick(run: Run, fields: ReadonlySet<string>): Run {
+  return Object.fromEntries(Object.entries(run).filter(([key]) => fields.has(key))) as Run;
+}
+
+/**
+ * The request headers a run's graph reads from its `configurable`, as LangGraph's servers pass
+ * them: `user-agent` and every `x-` header but the credentials (`x-api-key`, `x-tenant-id`,
+ * `x-service-key`).
+ */
+function configurableHeaders(headers: Headers): Record<string, string> {
+  const passed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    if (name === 'user-agent' || (name.startsWith('x-') && !CREDENTIAL_HEADERS.has(name)))
+      passed[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return passed;
+}
+
+const CREDENTIAL_HEADERS = new Set(['x-api-key', 'x-tenant-id', 'x-service-key']);

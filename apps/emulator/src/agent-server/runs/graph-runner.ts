@@ -1,0 +1,391 @@
+// Executes one run of a scripted graph (the ReAct shape of react-agent.ts), writing each step's
+// checkpoint as LangGraph's Pregel loop writes it for that graph:
+//
+// - With `input`, an `input` checkpoint first (step −1 on a thread without checkpoints, else one
+//   more than the last): the state before the input, `next: ["__start__"]`. Then one `loop`
+//   checkpoint per step: `__start__` applies the input, `agent` replies, `tools` answers its calls,
+//   until no node is left to run. `input: null` (or none) continues from the thread's checkpoint.
+// - Every checkpoint's `tasks` are the nodes of `next`; once a task has run, its checkpoint's task
+//   records what it wrote (`result`), as LangGraph's pending writes show it in the history.
+// - A reply that interrupts leaves no checkpoint: its task in the latest one records the
+//   interrupt, and `command.resume` runs the node again with the resume value. A reply that
+//   raises records its error on the task. `interrupt_before`/`interrupt_after` stop the run before
+//   or after the named nodes, with the thread waiting there.
+// - A step is committed, checkpoint and reply cursor together, before the next one begins; a
+//   cancelled run stops at its next pause (a streamed chunk's delay) and writes nothing more.
+import type { Interrupt, RunCommand, RunError, ThreadTask } from '@agentplane/agent-server';
+import { newCheckpointId, newId } from '../../shared/ids.js';
+import { AGENT, GRAPH_NODES, nextAfter, pendingToolCalls, START, TOOLS } from '../react-agent.js';
+import type { ReplyEntry, ScriptedGraph } from '../scripted-graph.js';
+import { messageText, renderReplyText } from '../scripted-graph.js';
+import type { PlannedCheckpoint } from '../supersteps.js';
+import { applyValues, pendingTask } from '../supersteps.js';
+import type { CheckpointRow, ThreadStore } from '../thread-store.js';
+import type { RunEventLog } from './run-events.js';
+import type { RunRow, RunStore } from './run-store.js';
+
+type Values = Record<string, unknown>;
+
+/** How a run's graph ended: its final values (and the interrupts it waits at), or its error. */
+export type RunOutcome = { status: 'success'; values: Values; interrupts?: Interrupt[] } | { status: 'error'; error: RunError };
+
+export interface GraphRun {
+  run: RunRow;
+  graph: ScriptedGraph;
+  threads: ThreadStore;
+  runs: RunStore;
+  log: RunEventLog;
+  /** Aborted when the run is cancelled: it writes nothing more. */
+  signal: AbortSignal;
+  now: () => number;
+}
+
+/** A node raised (a scripted `error`, no reply matching, too many steps): the run fails with it. */
+class NodeError extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+    /** The node that raised it, whose task records the error; none for an error of the loop itself. */
+    readonly node?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The run stops here: the thread waits at an interrupt or a breakpoint. */
+class Paused {
+  constructor(readonly interrupts: Interrupt[]) {}
+}
+
+const DEFAULT_RECURSION_LIMIT = 25;
+
+export async function runScriptedGraph(context: GraphRun): Promise<RunOutcome> {
+  const execution = new Execution(context);
+  try {
+    await execution.execute();
+    return { status: 'success', values: execution.values };
+  } catch (error) {
+    if (error instanceof Paused) return { status: 'success', values: execution.values, interrupts: error.interrupts };
+    if (error instanceof NodeError) {
+      if (error.node) execution.recordTaskError(error.node, error.message);
+      return { status: 'error', error: { error: error.kind, message: error.message } };
+    }
+    throw error;
+  }
+}
+
+class Execution {
+  private readonly run: RunRow;
+  private readonly graph: ScriptedGraph;
+  private readonly threadId: string;
+  /** The checkpoint the next step continues from; undefined on a thread without any. */
+  private head: CheckpointRow | undefined;
+  values: Values;
+  /** Metadata every checkpoint of this run carries, besides its source, step and parents. */
+  private readonly metadata: Values;
+  private readonly interruptBefore: readonly string[] | '*';
+  private readonly interruptAfter: readonly string[] | '*';
+  private readonly recursionLimit: number;
+  private stepsTaken = 0;
+
+  constructor(private readonly context: GraphRun) {
+    const { run, graph, threads } = context;
+    this.run = run;
+    this.graph = graph;
+    this.threadId = run.thread_id;
+    const config = run.kwargs.config as Values;
+    const configurable = (config.configurable ?? {}) as Values;
+    const forkFrom = typeof configurable.checkpoint_id === 'string' ? configurable.checkpoint_id : undefined;
+    // A run that starts again after a restart continues from where its first attempt got.
+    const head =
+      forkFrom && !this.wroteCheckpoints() ? threads.checkpoint(this.threadId, forkFrom) : threads.latestCheckpoint(this.threadId);
+    this.head = head;
+    this.values = head ? { ...graph.defaults, ...head.values } : { ...graph.defaults };
+    this.metadata = runCheckpointMetadata(run, configurable);
+    this.interruptBefore = (run.kwargs.interrupt_before as string[] | '*' | undefined) ?? [];
+    this.interruptAfter = (run.kwargs.interrupt_after as string[] | '*' | undefined) ?? [];
+    this.recursionLimit = typeof config.recursion_limit === 'number' ? config.recursion_limit : DEFAULT_RECURSION_LIMIT;
+  }
+
+  private wroteCheckpoints(): boolean {
+    return this.context.run.attempt > 1 && this.context.threads.hasCheckpointOfRun(this.context.run.thread_id, this.context.run.run_id);
+  }
+
+  async execute(): Promise<void> {
+    const { kwargs } = this.run;
+    const retried = this.wroteCheckpoints();
+    const command = (kwargs.command ?? undefined) as RunCommand | undefined;
+    const input = kwargs.input as Values | null | undefined;
+    const resumed = command !== undefined && Object.hasOwn(command, 'resume');
+    const resume = resumed ? command.resume : undefined;
+    // Whether the run goes on from where the thread stopped (no input of its own): then the node
+    // it stopped before is not a breakpoint again.
+    let continuing = true;
+    if (command) {
+      if (command.update != null && !retried) {
+        this.applyCommandUpdate(command.update);
+        continuing = resumed;
+      }
+      if (command.goto !== undefined && !retried) {
+        this.goTo(command.goto);
+        continuing = resumed;
+      }
+    } else if (input != null && !retried) {
+      this.writeInput(input);
+      continuing = false;
+    }
+    let first = true;
+    while (this.head && this.head.next.length > 0) {
+      const node = this.head.next[0]!;
+      if (!(first && continuing) && matches(this.interruptBefore, node)) throw new Paused([]);
+      if (this.stepsTaken >= this.recursionLimit)
+        throw new NodeError(
+          'GraphRecursionError',
+          `Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langgraph/GRAPH_RECURSION_LIMIT/\n`,
+        );
+      const written = await this.runNode(node, first ? resume : undefined, first && resumed);
+      first = false;
+      this.stepsTaken++;
+      this.writeStep(node, written.values, written.cursor);
+      if (matches(this.interruptAfter, node) && this.head.next.length > 0) throw new Paused([]);
+    }
+  }
+
+  /** The input checkpoint (the state before the input) and the `__start__` step that applies it. */
+  private writeInput(input: Values): void {
+    const step = this.head ? stepOf(this.head) + 1 : -1;
+    const start = pendingTask(START);
+    this.commit({
+      values: this.values,
+      next: [START],
+      tasks: [start],
+      metadata: { ...this.metadata, source: 'input', step, parents: {} },
+    });
+    this.stepsTaken = 0;
+    this.writeStep(START, input, undefined);
+  }
+
+  /** Runs one node: what it writes, and where the reply cursor goes when it completes. */
+  private async runNode(node: string, resume: unknown, resumed: boolean): Promise<{ values: Values; cursor?: number }> {
+    if (node === TOOLS) {
+      const calls = pendingToolCalls(this.values);
+      return {
+        values: {
+          messages: calls.map((call) => ({
+            type: 'tool',
+            content: this.graph.toolAnswer(call.name),
+            tool_call_id: call.id,
+            name: call.name,
+            status: 'success',
+          })),
+        },
+      };
+    }
+    if (node !== AGENT) return { values: {} };
+    const input = lastHumanText(this.values);
+    const cursor = this.context.runs.replyCursor(this.threadId);
+    const choice = this.graph.chooseReply(cursor, { input, state: this.values, resume: resumed ? resume : undefined });
+    if (!choice)
+      throw new NodeError(
+        'Error',
+        `No scripted reply of graph "${this.graph.id}" matches the last human message: ${JSON.stringify(input)}`,
+        AGENT,
+      );
+    const { entry, nextCursor } = choice;
+    if (entry.error !== undefined) {
+      this.moveCursor(nextCursor);
+      throw new NodeError('Error', entry.error, AGENT);
+    }
+    if (entry.interrupt !== undefined && !resumed) throw new Paused([this.recordInterrupt(entry.interrupt)]);
+    await this.stream(entry, input, resume);
+    return { values: this.reply(entry, input, resume), cursor: nextCursor };
+  }
+
+  /** The reply's text, cut in chunks with the graph's pause before each (a cancelled run stops here). */
+  private async stream(entry: ReplyEntry, input: string, resume: unknown): Promise<void> {
+    const { delayMs } = this.graph.streaming;
+    if (delayMs === 0) return;
+    const chunks = chunksOf(renderReplyText(entry.text ?? '', { input, resume }), this.graph.streaming.chunk);
+    for (let i = 0; i < Math.max(chunks.length, 1); i++) await pause(delayMs, this.context.signal);
+  }
+
+  /** What node `agent` writes for a reply: its AI message, and the reply's `update`. */
+  private reply(entry: ReplyEntry, input: string, resume: unknown): Values {
+    const message: Values = {
+      type: 'ai',
+      id: `run-${newId()}`,
+      content: renderReplyText(entry.text ?? '', { input, resume }),
+      tool_calls: (entry.tool_calls ?? []).map((call) => ({
+        name: call.name,
+        args: call.args ?? {},
+        id: call.id ?? newId(),
+        type: 'tool_call',
+      })),
+      invalid_tool_calls: [],
+    };
+    return { messages: [message], ...(entry.update ?? {}) };
+  }
+
+  /** A `command.update`: written as the last node that ran would have written it, then the graph goes on from there. */
+  private applyCommandUpdate(update: NonNullable<RunCommand['update']>): void {
+    const written = Array.isArray(update) ? Object.fromEntries(update as [string, unknown][]) : (update as Values);
+    const node = lastWriter(this.head) ?? START;
+    this.writeStep(node, written, undefined, 'update');
+  }
+
+  /** A `command.goto`: the nodes named run next. */
+  private goTo(goto: NonNullable<RunCommand['goto']>): void {
+    const targets = [goto].flat().map((target) => (typeof target === 'string' ? target : target.node));
+    const next = targets.filter((node) => GRAPH_NODES.includes(node));
+    this.commit({
+      values: this.values,
+      next,
+      tasks: next.map(pendingTask),
+      metadata: { ...this.metadata, source: 'input', step: this.head ? stepOf(this.head) + 1 : -1, parents: {} },
+    });
+  }
+
+  /** Commits the checkpoint after `node` wrote `written`: the head's task records the write, the cursor moves. */
+  private writeStep(node: string, written: Values, cursor: number | undefined, source: 'loop' | 'update' = 'loop'): void {
+    this.values = applyValues(this.values, written);
+    const next = nextAfter(node, this.values);
+    const head = this.head;
+    this.commit(
+      {
+        values: this.values,
+        next,
+        tasks: next.map(pendingTask),
+        metadata: { ...this.metadata, source, step: head ? stepOf(head) + 1 : -1, parents: {} },
+      },
+      () => {
+        if (head) this.context.threads.setCheckpointTasks(this.threadId, head.checkpoint_id, withResult(head.tasks, node, written));
+        if (cursor !== undefined) this.context.runs.setReplyCursor(this.threadId, cursor);
+      },
+    );
+    this.context.log.publish('values', this.values);
+  }
+
+  /** Writes a checkpoint after the head (and whatever else belongs to its step), all or nothing. */
+  private commit(planned: PlannedCheckpoint, alsoWrite?: () => void): void {
+    this.assertLive();
+    const { threads } = this.context;
+    const id = newCheckpointId();
+    const created = new Date(this.context.now()).toISOString();
+    threads.transaction(() => {
+      alsoWrite?.();
+      threads.addCheckpoint(
+        this.threadId,
+        this.head?.checkpoint_id ?? null,
+        { id, created_at: created, planned },
+        created,
+        this.head?.values,
+      );
+    });
+    this.head = {
+      thread_id: this.threadId,
+      checkpoint_id: id,
+      parent_checkpoint_id: this.head?.checkpoint_id ?? null,
+      created_at: created,
+      metadata: planned.metadata,
+      values: planned.values,
+      next: planned.next,
+      tasks: planned.tasks,
+    };
+  }
+
+  private moveCursor(cursor: number): void {
+    this.assertLive();
+    this.context.runs.transaction(() => this.context.runs.setReplyCursor(this.threadId, cursor));
+  }
+
+  /** Records an interrupt on the head's task of node `agent`: the thread waits there. */
+  private recordInterrupt(value: unknown): Interrupt {
+    const interrupt: Interrupt = { value, id: newId().replaceAll('-', '') };
+    this.updateHeadTask(AGENT, (task) => ({ ...task, interrupts: [interrupt] }));
+    return interrupt;
+  }
+
+  /** Records a node's error on the head's task (a run that failed leaves it in the state's tasks). */
+  recordTaskError(node: string, message: string): void {
+    if (this.context.signal.aborted) return;
+    this.updateHeadTask(node, (task) => ({ ...task, error: message }));
+  }
+
+  private updateHeadTask(node: string, change: (task: ThreadTask) => ThreadTask): void {
+    const head = this.head;
+    if (!head) return;
+    this.assertLive();
+    const tasks = head.tasks.map((task) => (task.name === node ? change(task) : task));
+    this.context.threads.transaction(() => this.context.threads.setCheckpointTasks(this.threadId, head.checkpoint_id, tasks));
+    this.head = { ...head, tasks };
+  }
+
+  /** A cancelled run (or one whose thread was deleted) writes nothing more. */
+  private assertLive(): void {
+    if (this.context.signal.aborted) throw this.context.signal.reason ?? new Error('cancelled');
+  }
+}
+
+/** The metadata LangGraph's server adds to every checkpoint of a run: its configurable keys, its metadata, the attempt. */
+function runCheckpointMetadata(run: RunRow, configurable: Values): Values {
+  const visible = Object.fromEntries(
+    Object.entries(configurable).filter(([key]) => !key.startsWith('__') && key !== 'checkpoint_id' && key !== 'checkpoint_ns'),
+  );
+  return {
+    ...visible,
+    ls_integration: 'langgraph',
+    ...((run.kwargs.config as Values).metadata as Values | undefined),
+    run_attempt: run.attempt,
+    langgraph_plan: 'developer',
+    langgraph_host: 'self-hosted',
+    thread_id: run.thread_id,
+    run_id: run.run_id,
+  };
+}
+
+const stepOf = (checkpoint: CheckpointRow): number => (typeof checkpoint.metadata.step === 'number' ? checkpoint.metadata.step : -1);
+
+/** The node that wrote a checkpoint, when one node did: where a state update acts from. */
+function lastWriter(checkpoint: CheckpointRow | undefined): string | undefined {
+  const done = checkpoint?.tasks.filter((task) => task.result !== null && task.result !== undefined) ?? [];
+  return done.length === 1 ? done[0]!.name : undefined;
+}
+
+/** The tasks of a checkpoint once `node` ran: its task records what it wrote. */
+function withResult(tasks: ThreadTask[], node: string, written: Values): ThreadTask[] {
+  return tasks.map((task) => (task.name === node ? { ...task, interrupts: [], result: written } : task));
+}
+
+/** Whether a breakpoint list names a node; `*` is every node of the graph (`__start__` is not one). */
+const matches = (nodes: readonly string[] | '*', node: string): boolean =>
+  nodes === '*' ? GRAPH_NODES.includes(node) : nodes.includes(node);
+
+function lastHumanText(values: Values): string {
+  const messages = Array.isArray(values.messages) ? (values.messages as Values[]) : [];
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.type === 'human') return messageText(messages[i]!.content);
+  return '';
+}
+
+/** How a reply's text is cut for streaming: words (each with the space before it), characters, or whole. */
+export function chunksOf(text: string, chunk: 'word' | 'char' | 'whole'): string[] {
+  if (text === '') return [];
+  if (chunk === 'whole') return [text];
+  if (chunk === 'char') return [...text];
+  return text.match(/\s*\S+|\s+$/g) ?? [text];
+}
+
+/** Waits `ms`, or rejects with the abort reason as soon as the run is cancelled. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

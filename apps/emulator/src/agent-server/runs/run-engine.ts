@@ -1,0 +1,396 @@
+// The run engine: runs are created here, wait their turn on their thread, execute their scripted
+// graph (graph-runner.ts), and end here. It owns every status change of runs and of the threads
+// they run on:
+//
+// - A run is created `pending` in the creating request's transaction, and its thread becomes
+//   `busy`. Runs of one thread execute one at a time, in creation order (`created_at`, which
+//   counts `after_seconds`); a run waiting for its `after_seconds` holds the runs behind it.
+// - While a run executes, each step's checkpoint is committed before the next step begins, and its
+//   events go to the run's log (run-events.ts), the only thing waiters and streams read.
+// - It ends `success` (its graph finished, or stopped at an interrupt or breakpoint), `error` (a
+//   node raised: its error is the waiters' answer, never a 5xx), or `interrupted` (cancelled);
+//   a run cancelled with `rollback` is deleted with its checkpoints. Its thread becomes `error`,
+//   `interrupted` (its latest checkpoint still has nodes to run), `idle`, or stays `busy` when
+//   more runs wait.
+// - Runs are as durable as threads: a run in flight when the process died starts again when the
+//   emulator starts on the same file, from its thread's latest checkpoint (`recover`).
+import type { Interrupt, Run, RunCreate, RunWaitResult, ThreadStatus } from '@agentplane/agent-server';
+import { HttpError } from '../../http/http-error.js';
+import { canonicalUuid, newRunId, newThreadId } from '../../shared/ids.js';
+import type { GraphRegistry } from '../scripted-graph.js';
+import type { ThreadRow, ThreadStore } from '../thread-store.js';
+import type { RunOutcome } from './graph-runner.js';
+import { runScriptedGraph } from './graph-runner.js';
+import { RunEvents } from './run-events.js';
+import type { RunRow, RunStore } from './run-store.js';
+import { sendWebhook, webhookPayload } from './webhook.js';
+
+type Values = Record<string, unknown>;
+
+/** What a run needs of the assistant it names: the assistant's current version. */
+export interface ResolvedAssistant {
+  assistant_id: string;
+  graph_id: string;
+  config: Values;
+  context: unknown;
+  metadata: Values;
+}
+
+/** Finds the assistant a run names by its ID or by a graph ID (that graph's default assistant). */
+export interface AssistantResolver {
+  resolve(assistantIdOrGraphId: string): ResolvedAssistant | undefined;
+}
+
+export interface RunEngineParts {
+  threads: ThreadStore;
+  runs: RunStore;
+  graphs: GraphRegistry;
+  assistants: AssistantResolver;
+  /** The clock of timestamps and `after_seconds`. */
+  now: () => number;
+  /** Where failures that are not a graph's own (a webhook that fails, an internal error) are reported. */
+  onError: (message: string) => void;
+}
+
+type CancelAction = 'interrupt' | 'rollback';
+
+/** A run executing now: how to stop it. */
+interface Execution {
+  runId: string;
+  controller: AbortController;
+}
+
+export class RunEngine {
+  readonly events = new RunEvents();
+  /** The run each thread is executing, by thread ID. */
+  private readonly executing = new Map<string, Execution>();
+  /** Threads with a wake-up set for the `after_seconds` of their next run. */
+  private readonly wakeUps = new Map<string, NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(private readonly parts: RunEngineParts) {}
+
+  private nowIso(): string {
+    return new Date(this.parts.now()).toISOString();
+  }
+
+  /**
+   * Creates a run (call inside the request's handler: its writes join the request's transaction)
+   * and answers it as stored, `pending`. On a thread (`threadId`) it follows the thread's runs by
+   * `multitask_strategy`; stateless (`null`) it gets a thread of its own. Throws the 404 and 409
+   * the spec declares.
+   */
+  create(threadId: string | null, body: RunCreate, requestHeaders: Record<string, string> = {}): RunRow {
+    const { threads, runs } = this.parts;
+    // The request's own config, with the request headers LangGraph passes to graphs.
+    const requestConfig: Values = { ...body.config, configurable: { ...body.config?.configurable, ...requestHeaders } };
+    const assistant = this.parts.assistants.resolve(body.assistant_id);
+    if (!assistant)
+      throw new HttpError(
+        404,
+        `No assistant found for "${body.assistant_id}". Make sure the assistant ID is for a valid assistant or a valid graph ID.`,
+      );
+    const run = runs.transaction(() => {
+      const now = this.nowIso();
+      const stateless = threadId === null;
+      const id = stateless ? newThreadId() : canonicalUuid(threadId);
+      let thread: ThreadRow | undefined = stateless ? undefined : threads.get(id);
+      if (!thread && !stateless && body.if_not_exists !== 'create') throw new HttpError(404, `Thread with ID ${id} not found.`);
+      const runMetadata = body.metadata ?? {};
+      if (!thread) {
+        const created: ThreadRow & { values: Values } = {
+          thread_id: id,
+          created_at: now,
+          updated_at: now,
+          state_updated_at: now,
+          status: 'busy',
+          metadata: { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id, ...runMetadata },
+          config: mergeConfig(assistant.config, {}, requestConfig),
+          values: {},
+        };
+        threads.insert(created, []);
+        thread = created;
+      }
+      const checkpointId = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
+      if (checkpointId !== undefined && !threads.checkpoint(id, canonicalUuid(checkpointId)))
+        throw new HttpError(404, `Checkpoint ${canonicalUuid(checkpointId)} not found for thread ${id}.`);
+
+      const inFlight = runs.inFlightOf(id);
+      const strategy = body.multitask_strategy ?? 'reject';
+      if (inFlight.length > 0 && strategy === 'reject')
+        throw new HttpError(409, 'Thread is already running a task. Wait for it to finish or choose a different multitask strategy.');
+
+      // The thread records which graph and assistant fill it, as LangGraph's servers do.
+      if (thread.status !== 'busy') {
+        const metadata = { ...thread.metadata, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id };
+        threads.update(id, thread.metadata, metadata, now, null);
+        threads.setConfig(id, mergeConfig(assistant.config, thread.config, requestConfig));
+        threads.setStatus(id, 'busy', now);
+        thread = { ...thread, metadata };
+      }
+      const runId = newRunId();
+      const metadata = { ...assistant.metadata, ...thread.metadata, ...runMetadata };
+      const config = mergeConfig(assistant.config, thread.config, requestConfig);
+      const configurable: Values = {
+        ...(config.configurable as Values | undefined),
+        ...(checkpointId === undefined ? {} : { checkpoint_id: canonicalUuid(checkpointId) }),
+        ...(body.checkpoint?.checkpoint_ns === undefined ? {} : { checkpoint_ns: body.checkpoint.checkpoint_ns }),
+        ...(body.langsmith_tracer
+          ? { langsmith_project: body.langsmith_tracer.project_name, langsmith_example_id: body.langsmith_tracer.example_id }
+          : {}),
+        run_id: runId,
+        thread_id: id,
+        graph_id: assistant.graph_id,
+        assistant_id: assistant.assistant_id,
+      };
+      const streamMode = body.stream_mode === undefined ? ['values'] : [body.stream_mode].flat();
+      const created = new Date(this.parts.now() + (body.after_seconds ?? 0) * 1000).toISOString();
+      const row: RunRow = {
+        run_id: runId,
+        thread_id: id,
+        assistant_id: assistant.assistant_id,
+        created_at: created,
+        updated_at: now,
+        status: 'pending',
+        metadata,
+        kwargs: withoutUndefined({
+          input: body.input,
+          command: body.command,
+          config: { ...config, configurable, metadata },
+          context: mergeContext(assistant.context, body.context),
+          stream_mode: streamMode,
+          interrupt_before: body.interrupt_before,
+          interrupt_after: body.interrupt_after,
+          webhook: body.webhook,
+          feedback_keys: body.feedback_keys?.length ? body.feedback_keys : undefined,
+          temporary: stateless && (body.on_completion ?? 'delete') === 'delete',
+          subgraphs: body.stream_subgraphs ?? false,
+          resumable: body.stream_resumable ?? false,
+          on_disconnect: body.on_disconnect,
+        }),
+        multitask_strategy: strategy,
+        attempt: 0,
+        outcome: null,
+      };
+      runs.insert(row);
+      if (strategy === 'interrupt' || strategy === 'rollback')
+        this.cancelRuns(
+          inFlight.map((other) => other.run_id),
+          strategy,
+        );
+      return row;
+    });
+    queueMicrotask(() => this.kick(run.thread_id));
+    return run;
+  }
+
+  /** The run's answer to waiters once it ends: at once from its row when it has, else when it does. */
+  outcome(run: RunRow): Promise<RunWaitResult> {
+    if (run.outcome) return Promise.resolve(run.outcome);
+    if (!this.events.get(run.run_id)) {
+      // Not followed yet: ended since it was read, or still to end (its log starts now).
+      const stored = this.parts.runs.get(run.run_id);
+      if (!stored) return Promise.resolve(this.threadValues(run.thread_id));
+      if (stored.outcome) return Promise.resolve(stored.outcome);
+    }
+    const log = this.events.open(run.run_id);
+    return new Promise((resolve) => log.follow(undefined, resolve));
+  }
+
+  /**
+   * Cancels runs that have not ended (inside a transaction): `interrupt` ends them `interrupted`,
+   * keeping what they wrote; `rollback` deletes them with their checkpoints. Ended runs are left
+   * as they are.
+   */
+  cancelRuns(runIds: string[], action: CancelAction): void {
+    const { runs, threads } = this.parts;
+    const touched = new Set<string>();
+    runs.transaction(() => {
+      for (const runId of runIds) {
+        const run = runs.get(runId);
+        if (!run || (run.status !== 'pending' && run.status !== 'running')) continue;
+        const execution = this.executing.get(run.thread_id);
+        if (execution?.runId === runId) {
+          execution.controller.abort(action);
+          this.executing.delete(run.thread_id);
+        }
+        const outcome = this.threadValues(run.thread_id);
+        if (action === 'rollback') {
+          threads.deleteCheckpointsOfRun(run.thread_id, runId);
+          runs.delete(runId);
+        } else runs.finish(runId, 'interrupted', outcome, this.nowIso());
+        this.events.end(runId, action === 'rollback' ? this.threadValues(run.thread_id) : outcome);
+        touched.add(run.thread_id);
+      }
+      for (const threadId of touched) this.settleThread(threadId, 'idle');
+    });
+    for (const threadId of touched) queueMicrotask(() => this.kick(threadId));
+  }
+
+  /** Deletes an ended run and the checkpoints it wrote (inside a transaction); false when it is in flight. */
+  deleteRun(run: RunRow): boolean {
+    if (run.status === 'pending' || run.status === 'running') return false;
+    this.parts.threads.deleteCheckpointsOfRun(run.thread_id, run.run_id);
+    this.parts.runs.delete(run.run_id);
+    return true;
+  }
+
+  /** Whether the thread has a run pending or running. */
+  isBusy(threadId: string): boolean {
+    return this.parts.runs.inFlightOf(threadId).length > 0;
+  }
+
+  /** Threads are being deleted (with their runs): their executions stop and their waiters get the values they had. */
+  forgetThreads(threadIds: readonly string[]): void {
+    for (const threadId of threadIds) {
+      const execution = this.executing.get(threadId);
+      if (!execution) continue;
+      execution.controller.abort('interrupt');
+      this.executing.delete(threadId);
+      this.events.end(execution.runId, this.threadValues(threadId));
+    }
+    for (const threadId of threadIds) {
+      for (const run of this.parts.runs.inFlightOf(threadId)) this.events.end(run.run_id, {});
+      clearTimeout(this.wakeUps.get(threadId));
+      this.wakeUps.delete(threadId);
+    }
+  }
+
+  /**
+   * After a restart: runs that were running start again (one more attempt) from their thread's
+   * latest checkpoint, and every thread with runs pending gets going.
+   */
+  recover(): void {
+    const inFlight = this.parts.runs.inFlight();
+    for (const threadId of new Set(inFlight.map((run) => run.thread_id))) queueMicrotask(() => this.kick(threadId));
+  }
+
+  /** Stops every timer: the emulator is closing (runs in flight resume after a restart). */
+  close(): void {
+    this.closed = true;
+    for (const timer of this.wakeUps.values()) clearTimeout(timer);
+    this.wakeUps.clear();
+    for (const execution of this.executing.values()) execution.controller.abort('close');
+    this.executing.clear();
+  }
+
+  /** Starts the thread's next run when none executes and its time has come. */
+  private kick(threadId: string): void {
+    if (this.closed || this.executing.has(threadId)) return;
+    const next = this.parts.runs.inFlightOf(threadId)[0];
+    if (!next) return;
+    const due = Date.parse(next.created_at) - this.parts.now();
+    if (due > 0) {
+      clearTimeout(this.wakeUps.get(threadId));
+      const timer = setTimeout(() => {
+        this.wakeUps.delete(threadId);
+        this.kick(threadId);
+      }, due);
+      timer.unref();
+      this.wakeUps.set(threadId, timer);
+      return;
+    }
+    const controller = new AbortController();
+    this.executing.set(threadId, { runId: next.run_id, controller });
+    void this.execute(next, controller.signal);
+  }
+
+  private async execute(queued: RunRow, signal: AbortSignal): Promise<void> {
+    const { runs, threads, graphs } = this.parts;
+    runs.transaction(() => runs.start(queued.run_id, this.nowIso()));
+    const run: RunRow = { ...queued, status: 'running', attempt: queued.attempt + 1 };
+    const log = this.events.open(run.run_id);
+    const startedAt = this.nowIso();
+    let outcome: RunOutcome;
+    try {
+      const graph = graphs.get(graphIdOf(run));
+      if (!graph) throw new ScriptError(`Graph "${graphIdOf(run)}" is not configured.`);
+      outcome = await runScriptedGraph({ run, graph, threads, runs, log, signal, now: this.parts.now });
+    } catch (error) {
+      if (signal.aborted) return;
+      if (!(error instanceof Error)) throw error;
+      this.parts.onError(`run ${run.run_id} failed inside the emulator: ${error.stack ?? error.message}`);
+      outcome = { status: 'error', error: { error: error.name, message: error.message } };
+    }
+    // Cancelled (or its thread deleted) while it ran: whoever stopped it has ended it.
+    if (signal.aborted || this.executing.get(run.thread_id)?.runId !== run.run_id) return;
+    this.executing.delete(run.thread_id);
+    const answer = this.finish(run, outcome);
+    const webhook = run.kwargs.webhook;
+    if (typeof webhook === 'string') {
+      const payload = webhookPayload(run, outcome, startedAt, this.nowIso());
+      // Sent once the run's end is committed, so that the receiver reading the run finds it ended.
+      this.parts.runs.afterCommit(() =>
+        sendWebhook(webhook, payload).catch((error: Error) =>
+          this.parts.onError(`webhook of run ${run.run_id} to ${webhook} failed: ${error.message}`),
+        ),
+      );
+    }
+    this.events.end(run.run_id, answer);
+    queueMicrotask(() => this.kick(run.thread_id));
+  }
+
+  /** Records how a run ended, settles its thread (or deletes a stateless run's), and answers what waiters get. */
+  private finish(run: RunRow, outcome: RunOutcome): RunWaitResult {
+    const { runs, threads } = this.parts;
+    const answer: RunWaitResult =
+      outcome.status === 'error' ? { __error__: outcome.error } : withInterrupts(outcome.values, outcome.interrupts);
+    runs.transaction(() => {
+      if (!runs.get(run.run_id)) return;
+      runs.finish(run.run_id, outcome.status, answer, this.nowIso());
+      // A stateless run's thread goes with it (and the run's row with the thread).
+      if (run.kwargs.temporary === true) threads.delete(run.thread_id);
+      else this.settleThread(run.thread_id, outcome.status === 'error' ? 'error' : undefined);
+    });
+    return answer;
+  }
+
+  /**
+   * The thread's status once a run ended: `busy` while more runs wait, else `error` after a failed
+   * run, `interrupted` while its latest checkpoint has nodes left to run, else `idle`.
+   */
+  private settleThread(threadId: string, ended: 'error' | 'idle' | undefined): void {
+    const { threads, runs } = this.parts;
+    if (!threads.exists(threadId)) return;
+    let status: ThreadStatus;
+    if (runs.inFlightOf(threadId).length > 0) status = 'busy';
+    else if (ended === 'error') status = 'error';
+    else if (ended === undefined && (threads.latestCheckpoint(threadId)?.next.length ?? 0) > 0) status = 'interrupted';
+    else status = 'idle';
+    threads.setStatus(threadId, status, this.nowIso());
+  }
+
+  private threadValues(threadId: string): Values {
+    return this.parts.threads.latestCheckpoint(threadId)?.values ?? {};
+  }
+}
+
+/** An error of a scripted graph's own making (no matching reply, a graph no longer configured): the run fails with it. */
+export class ScriptError extends Error {
+  override name = 'Error';
+}
+
+const graphIdOf = (run: RunRow): string => String(((run.kwargs.config as Values).configurable as Values).graph_id);
+
+/** A waiter's answer: the values, with the interrupts the thread now waits at. */
+function withInterrupts(values: Values, interrupts: Interrupt[] | undefined): RunWaitResult {
+  return interrupts && interrupts.length > 0 ? { ...values, __interrupt__: interrupts } : values;
+}
+
+/** LangGraph's config merge: later configs win key by key, `configurable` merged one level down. */
+function mergeConfig(...configs: Values[]): Values {
+  const merged: Values = Object.assign({}, ...configs);
+  merged.configurable = Object.assign({}, ...configs.map((config) => (config.configurable as Values | undefined) ?? {}));
+  return merged;
+}
+
+/** The run's context over its assistant's: merged when both are objects, else the run's when it has one. */
+function mergeContext(assistant: unknown, run: unknown): unknown {
+  const isObject = (value: unknown): value is Values => value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (isObject(assistant) && (run === undefined || isObject(run))) return { ...assistant, ...(run ?? {}) };
+  return run === undefined ? (assistant ?? {}) : run;
+}
+
+function withoutUndefined(object: Values): Run['kwargs'] {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
+}
