@@ -282,6 +282,12 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
         params: { path: { thread_id: (await thread()).thread_id } },
         body: { values: { topic: 'x' }, as_node: 'agent' },
       }),
+    'updateThreadState 409': async () =>
+      agent().POST('/threads/{thread_id}/state', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await busyThread()).thread.thread_id } },
+        body: { values: { topic: 'x' }, as_node: 'agent' },
+      }),
     'updateThreadState 401': async () =>
       agent().POST('/threads/{thread_id}/state', { params: { path: { thread_id: MISSING } }, body: { values: {} } }),
     'updateThreadState 404': async () =>

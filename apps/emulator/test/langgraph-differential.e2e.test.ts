@@ -75,11 +75,6 @@ const DIFFERENCES: Record<string, Place[]> = {
       path: `$${at}.${field}`,
     })),
   ),
-  'state-channel-defaults': [{ scenario: 'history', path: '$.history[*].values.messages' }],
-  'state-next-needs-the-graph': ['$.state.next', '$.state.tasks', '$.history[*].next', '$.history[*].tasks'].map((path) => ({
-    scenario: '*',
-    path,
-  })),
   'remove-unknown-message': [{ scenario: 'create with a RemoveMessage of an unknown id', path: '$' }],
   'malformed-id-is-422': [{ scenario: 'get malformed id', path: '$' }],
   'history-before-config': [{ scenario: 'history with before', path: '$' }],

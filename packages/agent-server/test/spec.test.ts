@@ -43,7 +43,7 @@ describeSpecContract('agent-server', [
     operationId: 'updateThreadState',
     method: 'post',
     path: '/threads/{thread_id}/state',
-    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+    statuses: ['200', '400', '401', '404', '409', '413', '415', '422', '431'],
   },
   {
     operationId: 'patchThreadState',

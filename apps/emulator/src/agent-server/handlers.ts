@@ -30,7 +30,7 @@ export type AgentServerOptions = ThreadHandlerOptions;
 export function agentServerHandlers(parts: AgentServerParts, options: AgentServerOptions = {}): AgentServerHandlers {
   const now = options.now ?? Date.now;
   const handlers: AgentServerHandlers = {
-    ...threadHandlers(parts.threads, parts.engine, options),
+    ...threadHandlers(parts.threads, parts.graphs, parts.engine, options),
     ...runHandlers(parts.engine, parts.runs, parts.threads),
   };
   return expiringFirst(handlers, () => parts.threads.purgeExpired(now()));

@@ -2,7 +2,7 @@
 // get, join, cancel and delete runs, on a thread or stateless. The run engine (runs/run-engine.ts)
 // owns what runs do; these handlers add what the HTTP answer needs (existence, the run's URL in
 // `Content-Location`, a client going away).
-import type { Run, RunCreate } from '@agentplane/agent-server';
+import type { Run, RunBatchItem, RunCreate } from '@agentplane/agent-server';
 import { HttpError } from '../http/http-error.js';
 import { canonicalUuid } from '../shared/ids.js';
 import type { AgentServerHandlers } from './handlers.js';
@@ -56,7 +56,7 @@ export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadSt
 
     createRunBatch({ body, headers }) {
       // All or none: a refused item rolls back the runs created before it.
-      const created = runs.transaction(() => body.map((item) => create(null, item, headers)));
+      const created = runs.transaction(() => body.map((item) => create(null, snakeCased(item), headers)));
       return { status: 200, body: created.map(shown) };
     },
 
@@ -64,8 +64,7 @@ export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadSt
       const threadId = canonicalUuid(path.thread_id);
       if (!threads.exists(threadId)) throw threadNotFound(threadId);
       const page = runs.list(threadId, { limit: query.limit, offset: query.offset, status: query.status });
-      const fields = query.select && new Set<string>(['run_id', ...query.select]);
-      return { status: 200, body: page.map((run) => (fields ? pick(shown(run), fields) : shown(run))) };
+      return { status: 200, body: page.map(shown) };
     },
 
     getRun({ path }) {
@@ -115,14 +114,23 @@ export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadSt
   } satisfies Partial<AgentServerHandlers>;
 }
 
+/**
+ * A batch item with the LangGraph SDK's camelCase field names read as their snake_case fields
+ * (RunBatchItem): `onCompletion` is `on_completion`; a snake_case field given too wins.
+ */
+function snakeCased(item: RunBatchItem): RunCreate {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) {
+    const snake = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    if (snake === key || !Object.hasOwn(item, snake)) fields[snake] = value;
+  }
+  return fields as RunCreate;
+}
+
 /** A run as the API shows it: without what only the engine keeps. */
 function shown(run: RunRow): Run {
   const { attempt: _attempt, outcome: _outcome, ...visible } = run;
   return visible;
-}
-
-function pick(run: Run, fields: ReadonlySet<string>): Run {
-  return Object.fromEntries(Object.entries(run).filter(([key]) => fields.has(key))) as Run;
 }
 
 /**

@@ -11,11 +11,18 @@
 // input. Keys of the values replace earlier ones, except `messages`, which merges (see
 // mergeMessages). A `command`'s `update` is applied as `values` would be.
 //
+// When the thread's graph is configured (its metadata's `graph_id`), the state starts from the
+// graph's channel defaults (`messages: []` in the input checkpoint, as LangGraph has it) and `next`
+// follows the graph's edges from the nodes that wrote (react-agent.ts); without one, only keys that
+// were written are there, and `next` is known only after an input.
+//
 // Pure: no storage. Every input is valid by the time it gets here (the request schemas say what a
 // message, a command and a superstep are), so planning cannot fail.
 import type { Superstep, SuperstepUpdate, ThreadTask } from '@agentplane/agent-server';
 import { inCanonicalForm, setOwn } from '../shared/canonical-json.js';
 import { newId } from '../shared/ids.js';
+import { nextAfter } from './react-agent.js';
+import type { ScriptedGraph } from './scripted-graph.js';
 
 type Values = Record<string, unknown>;
 
@@ -43,12 +50,12 @@ const START = '__start__';
 
 export function planSupersteps(
   supersteps: readonly Superstep[],
-  options: { graphId: string; base?: PlanBase | undefined },
+  options: { graphId: string; graph?: ScriptedGraph | undefined; base?: PlanBase | undefined },
 ): {
   checkpoints: PlannedCheckpoint[];
   values: Values;
 } {
-  let values: Values = { ...(options.base?.values ?? {}) };
+  let values: Values = { ...(options.graph?.defaults ?? {}), ...(options.base?.values ?? {}) };
   let pending = options.base?.pendingInput;
   const checkpoints: PlannedCheckpoint[] = [];
   let step = options.base?.step;
@@ -69,14 +76,20 @@ export function planSupersteps(
     }
     pending = nextPending;
     step = step === undefined ? (isInput ? -1 : 0) : step + 1;
+    const next = pending ? [START] : options.graph ? nextOf(superstep.updates, values) : [];
     checkpoints.push({
       values,
-      next: pending ? [START] : [],
-      tasks: pending ? [pendingStartTask()] : [],
+      next,
+      tasks: next.map(pendingTask),
       metadata: { graph_id: options.graphId, source: isInput ? 'input' : 'update', step, writes, parents: {} },
     });
   }
   return { checkpoints, values };
+}
+
+/** The nodes that run after a superstep, by the graph's edges from each node that wrote in it. */
+function nextOf(updates: readonly SuperstepUpdate[], values: Values): string[] {
+  return [...new Set(updates.flatMap((update) => nextAfter(update.as_node, values)))];
 }
 
 /** The input a checkpoint left pending: its `__input__` writes, if it is an input checkpoint. */
@@ -161,10 +174,6 @@ function mergeMessages(current: unknown, incoming: unknown): unknown[] {
     }
   }
   return messages;
-}
-
-function pendingStartTask(): ThreadTask {
-  return pendingTask(START);
 }
 
 /** A task of the next step that has not run: what `tasks` shows for each node of `next`. */

@@ -8,6 +8,7 @@ import { matchesFilter } from '../shared/canonical-json.js';
 import { canonicalUuid, newCheckpointId, newThreadId } from '../shared/ids.js';
 import type { AgentServerHandlers } from './handlers.js';
 import type { RunEngine } from './runs/run-engine.js';
+import type { GraphRegistry } from './scripted-graph.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 import { pendingInputOf, planSupersteps } from './supersteps.js';
 import type { CheckpointRow, StampedCheckpoint, ThreadRow, ThreadStore } from './thread-store.js';
@@ -24,9 +25,11 @@ export interface ThreadHandlerOptions {
 
 export function threadHandlers(
   store: ThreadStore,
+  graphs: GraphRegistry,
   engine: Pick<RunEngine, 'isBusy' | 'forgetThreads'>,
   options: ThreadHandlerOptions = {},
 ) {
+  const graphOf = (metadata: Values) => graphs.get(graphIdOf(metadata));
   const now = options.now ?? Date.now;
   const nowIso = () => new Date(now()).toISOString();
   const expiryOf = (ttl: ThreadTtl | undefined) =>
@@ -57,7 +60,7 @@ export function threadHandlers(
     createThread({ body }) {
       const threadId = body.thread_id ? canonicalUuid(body.thread_id) : newThreadId();
       const metadata = body.metadata ?? {};
-      const plan = planSupersteps(body.supersteps ?? [], { graphId: graphIdOf(metadata) });
+      const plan = planSupersteps(body.supersteps ?? [], { graphId: graphIdOf(metadata), graph: graphOf(metadata) });
       return store.transaction(() => {
         // An ID the emulator just made is new; only a client's own can be taken.
         const existing = body.thread_id ? store.get(threadId, { withValues: true }) : undefined;
@@ -164,6 +167,7 @@ export function threadHandlers(
         const update: SuperstepUpdate = { as_node: asNode, ...(body.values === undefined ? {} : { values: body.values }) };
         const plan = planSupersteps([{ updates: [update] }], {
           graphId: graphIdOf(thread.metadata),
+          graph: graphOf(thread.metadata),
           base: base && { values: base.values, step: stepOf(base), pendingInput: pendingInputOf(base.metadata) },
         });
         const [stamped] = stampCheckpoints(plan.checkpoints, nowIso());

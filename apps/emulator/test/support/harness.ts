@@ -9,6 +9,7 @@ import { createAgentServerClient } from '@agentplane/agent-server';
 import { createControlPlaneClient } from '@agentplane/control-plane';
 import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { GraphDefinition } from '../../src/agent-server/scripted-graph.js';
 import type { EmulatorConfig } from '../../src/config.js';
 import type { RunningEmulator } from '../../src/emulator.js';
 import { startEmulator } from '../../src/emulator.js';
@@ -19,12 +20,19 @@ export interface TestEmulator extends RunningEmulator {
 }
 
 export async function startTestEmulator(
-  options: { config?: EmulatorConfig; revisionStepMs?: number; db?: string; now?: () => number } = {},
+  options: {
+    config?: EmulatorConfig;
+    graphs?: Record<string, GraphDefinition>;
+    revisionStepMs?: number;
+    db?: string;
+    now?: () => number;
+  } = {},
 ): Promise<TestEmulator> {
   const errors: string[] = [];
   const emulator = await startEmulator({
     db: options.db ?? ':memory:',
     config: options.config,
+    ...(options.graphs ? { graphs: options.graphs } : {}),
     controlPlanePort: 0,
     agentServerPort: 0,
     revisionStepMs: options.revisionStepMs ?? 50,

@@ -1,0 +1,430 @@
+// Runs on scripted graphs through the real LangGraph SDK's RunsClient, every non-streaming method:
+// a conversation's first reply, tool calls and their answers, the reply cursor, interrupts and
+// their resumption, breakpoints, scripted errors, background runs joined, listing, cancelling
+// (interrupt and rollback), each multitask strategy, regenerating from an earlier checkpoint,
+// stateless runs and batches, and the thread status each step leaves. Slow replies (a long
+// `delay_ms`) keep a run running for as long as a test needs, so no test depends on timing.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@langchain/langgraph-sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { GraphDefinition } from '../src/agent-server/scripted-graph.js';
+import { uuid5 } from '../src/shared/ids.js';
+import type { TestEmulator } from './support/harness.js';
+import { startTestEmulator } from './support/harness.js';
+
+const GRAPHS: Record<string, GraphDefinition> = {
+  support: {
+    state: { topic: null },
+    replies: [
+      { match: '*refund*', interrupt: { question: 'Refund $20?' }, text: 'Refund sent ({{resume}}).' },
+      { match: '*order*', text: 'Let me look up order 4512.', tool_calls: [{ name: 'lookup_order', args: { order_id: '4512' } }] },
+      { match: '*order*', text: 'It shipped yesterday.', update: { topic: 'shipping' } },
+      { match: '*fail*', error: 'Model provider rate limit' },
+      { text: 'You said: {{input}}' },
+    ],
+    tools: { lookup_order: '{"status": "shipped"}' },
+  },
+  echo: { replies: [{ text: '{{input}}' }] },
+  // A reply that takes ten minutes: a run on it is running until it is cancelled.
+  slow: { replies: [{ text: 'eventually' }], stream: { chunk: 'whole', delay_ms: 600_000 } },
+  loop: { replies: [{ tool_calls: [{ name: 'again' }] }] },
+  functions: {
+    replies: [({ input, state, resume }) => ({ text: `${input}|${(state.messages as unknown[]).length}|${String(resume)}` })],
+  },
+};
+
+let emulator: TestEmulator;
+let client: Client;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator({ graphs: GRAPHS });
+  client = new Client({ apiUrl: emulator.agentServerUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
+});
+afterEach(() => {
+  expect(emulator.errors, 'the emulator reported contract violations or internal errors').toEqual([]);
+});
+afterAll(() => emulator.close());
+
+// The SDK types `onCompletion` as "complete" | "continue", which no server accepts: the servers'
+// values are "delete" and "keep" (RunCreate), as the SDK sends whatever it is given.
+const KEEP = 'keep' as never;
+const ask = (content: string) => ({ messages: [{ type: 'human', content }] });
+type Values = Record<string, unknown> & { messages?: Record<string, unknown>[] };
+const texts = (values: unknown) => ((values as Values).messages ?? []).map((m) => `${m.type}: ${m.content}`);
+const newThread = async (graphId = 'support') => (await client.threads.create({ metadata: { graph_id: graphId } })).thread_id;
+
+/** The SDK's HTTP error status of a call that must fail. */
+async function failure(promise: Promise<unknown>): Promise<number> {
+  const error = (await promise.then(
+    () => expect.unreachable('the call should have failed'),
+    (e: unknown) => e,
+  )) as { status?: number };
+  return error.status ?? -1;
+}
+
+describe('a conversation', () => {
+  it('answers the first message and records the steps LangGraph records', async () => {
+    const threadId = await newThread();
+    const values = await client.runs.wait(threadId, 'support', { input: ask('hello') });
+    expect(texts(values)).toEqual(['human: hello', 'ai: You said: hello']);
+    expect(values).toMatchObject({ topic: null });
+    const thread = await client.threads.get(threadId);
+    expect(thread.status).toBe('idle');
+    const history = await client.threads.getHistory(threadId, { limit: 10 });
+    expect(history.map((s) => [s.metadata?.source, s.metadata?.step, s.next])).toEqual([
+      ['loop', 1, []],
+      ['loop', 0, ['agent']],
+      ['input', -1, ['__start__']],
+    ]);
+    // The input checkpoint holds the state before the input: every channel's default.
+    expect(history[2]!.values).toEqual({ messages: [], topic: null });
+    // A task that ran records what it wrote.
+    expect(history[1]!.tasks).toEqual([
+      expect.objectContaining({ name: 'agent', result: { messages: [expect.objectContaining({ type: 'ai' })] } }),
+    ]);
+    expect(history[2]!.tasks).toEqual([expect.objectContaining({ name: '__start__', result: ask('hello') })]);
+    const run = (await client.runs.list(threadId))[0]!;
+    expect(history[0]!.metadata).toMatchObject({ run_id: run.run_id, thread_id: threadId, graph_id: 'support', run_attempt: 1 });
+  });
+
+  it('calls a tool, answers it, and writes the state the reply updates', async () => {
+    const threadId = await newThread();
+    const values = (await client.runs.wait(threadId, 'support', { input: ask('where is my order?') })) as Values;
+    expect(texts(values)).toEqual([
+      'human: where is my order?',
+      'ai: Let me look up order 4512.',
+      'tool: {"status": "shipped"}',
+      'ai: It shipped yesterday.',
+    ]);
+    const [, call, answer] = values.messages!;
+    const toolCall = (call!.tool_calls as { id: string; name: string; args: unknown }[])[0]!;
+    expect(toolCall).toMatchObject({ name: 'lookup_order', args: { order_id: '4512' }, type: 'tool_call' });
+    expect(answer).toMatchObject({ type: 'tool', tool_call_id: toolCall.id, name: 'lookup_order' });
+    expect(values.topic).toBe('shipping');
+    const history = await client.threads.getHistory(threadId, { limit: 10 });
+    expect(history.map((s) => s.next)).toEqual([[], ['agent'], ['tools'], ['agent'], ['__start__']]);
+  });
+
+  it('moves the thread cursor past each reply, wrapping around', async () => {
+    const threadId = await newThread('functions');
+    const first = await client.runs.wait(threadId, 'functions', { input: ask('a') });
+    expect(texts(first).at(-1)).toBe('ai: a|1|undefined');
+    const second = await client.runs.wait(threadId, 'functions', { input: ask('b') });
+    expect(texts(second).at(-1)).toBe('ai: b|3|undefined');
+  });
+
+  it('accepts a graph ID or its default assistant ID, and refuses others', async () => {
+    const threadId = await newThread('echo');
+    const byId = uuid5('echo', '6ba7b821-9dad-11d1-80b4-00c04fd430c8');
+    expect(texts(await client.runs.wait(threadId, byId, { input: ask('x') })).at(-1)).toBe('ai: x');
+    expect((await client.runs.list(threadId))[0]!.assistant_id).toBe(byId);
+    expect(await failure(client.runs.wait(threadId, 'billing', { input: ask('x') }))).toBe(404);
+    expect(await failure(client.runs.wait(crypto.randomUUID(), 'echo', { input: ask('x') }))).toBe(404);
+  });
+
+  it('creates a missing thread with if_not_exists create, with the graph and assistant in its metadata', async () => {
+    const threadId = crypto.randomUUID();
+    await client.runs.wait(threadId, 'echo', { input: ask('x'), ifNotExists: 'create', metadata: { customer: 'acme' } });
+    expect((await client.threads.get(threadId)).metadata).toMatchObject({ graph_id: 'echo', customer: 'acme' });
+  });
+
+  it('keeps the run’s metadata, config and context in the run and its checkpoints', async () => {
+    const threadId = await newThread('echo');
+    const run = await client.runs.create(threadId, 'echo', {
+      input: ask('x'),
+      metadata: { customer: 'acme' },
+      config: { configurable: { model: 'small' }, tags: ['eval'] },
+      context: { tier: 'gold' },
+    });
+    expect(run.status).toBe('pending');
+    expect(run.metadata).toMatchObject({ customer: 'acme', graph_id: 'echo', created_by: 'system' });
+    expect((run as unknown as { kwargs: Record<string, any> }).kwargs).toMatchObject({
+      input: ask('x'),
+      config: { tags: ['eval'], configurable: { model: 'small', run_id: run.run_id, thread_id: threadId, graph_id: 'echo' } },
+      context: { tier: 'gold' },
+      stream_mode: ['values'],
+    });
+    await client.runs.join(threadId, run.run_id);
+    const state = await client.threads.getState(threadId);
+    expect(state.metadata).toMatchObject({ customer: 'acme', model: 'small', run_id: run.run_id, source: 'loop' });
+  });
+});
+
+describe('interrupts and breakpoints', () => {
+  it('pauses at an interrupt, shows it, and replies once resumed', async () => {
+    const threadId = await newThread();
+    const paused = (await client.runs.wait(threadId, 'support', { input: ask('I want a refund') })) as Values;
+    expect(paused.__interrupt__).toEqual([{ value: { question: 'Refund $20?' }, id: expect.any(String) }]);
+    expect(texts(paused)).toEqual(['human: I want a refund']);
+    expect((await client.threads.get(threadId)).status).toBe('interrupted');
+    const state = await client.threads.getState(threadId);
+    expect(state.next).toEqual(['agent']);
+    expect(state.tasks[0]!.interrupts).toEqual(paused.__interrupt__);
+    expect((await client.runs.list(threadId))[0]!.status).toBe('success');
+
+    const resumed = await client.runs.wait(threadId, 'support', { command: { resume: 'approved' } });
+    expect(texts(resumed).at(-1)).toBe('ai: Refund sent (approved).');
+    expect((await client.threads.get(threadId)).status).toBe('idle');
+    expect((await client.threads.getState(threadId)).tasks).toEqual([]);
+  });
+
+  it('stops before a node with interrupt_before, and goes on with input null', async () => {
+    const threadId = await newThread();
+    const stopped = await client.runs.wait(threadId, 'support', { input: ask('my order?'), interruptBefore: ['tools'] });
+    expect(texts(stopped).at(-1)).toBe('ai: Let me look up order 4512.');
+    expect((await client.threads.get(threadId)).status).toBe('interrupted');
+    expect((await client.threads.getState(threadId)).next).toEqual(['tools']);
+    const done = await client.runs.wait(threadId, 'support', { input: null, interruptBefore: ['tools'] });
+    expect(texts(done).at(-1)).toBe('ai: It shipped yesterday.');
+    expect((await client.threads.get(threadId)).status).toBe('idle');
+  });
+
+  it('stops after a node with interrupt_after', async () => {
+    const threadId = await newThread();
+    await client.runs.wait(threadId, 'support', { input: ask('my order?'), interruptAfter: ['agent'] });
+    expect((await client.threads.getState(threadId)).next).toEqual(['tools']);
+  });
+
+  it('fails a run whose reply raises, with the error in the answer and on the task', async () => {
+    const threadId = await newThread();
+    const answer = await client.runs.wait(threadId, 'support', { input: ask('please fail'), raiseError: false });
+    expect(answer).toEqual({ __error__: { error: 'Error', message: 'Model provider rate limit' } });
+    await expect(client.runs.wait(threadId, 'echo', { input: ask('x') })).resolves.toBeDefined();
+    const failed = await newThread();
+    await expect(client.runs.wait(failed, 'support', { input: ask('fail again') })).rejects.toThrow('Error: Model provider rate limit');
+    expect((await client.threads.get(failed)).status).toBe('error');
+    expect((await client.runs.list(failed))[0]!.status).toBe('error');
+    expect((await client.threads.getState(failed)).tasks[0]).toMatchObject({ name: 'agent', error: 'Model provider rate limit' });
+  });
+
+  it('fails a graph that never stops at its recursion limit', async () => {
+    const threadId = await newThread('loop');
+    const answer = await client.runs.wait(threadId, 'loop', { input: ask('go'), config: { recursion_limit: 5 }, raiseError: false });
+    expect(answer).toEqual({
+      __error__: { error: 'GraphRecursionError', message: expect.stringMatching(/^Recursion limit of 5 reached/) },
+    });
+  });
+});
+
+describe('background runs', () => {
+  it('creates a pending run, joins it, gets it and lists it', async () => {
+    const threadId = await newThread('echo');
+    const run = await client.runs.create(threadId, 'echo', { input: ask('hi') });
+    expect(run.status).toBe('pending');
+    expect(texts(await client.runs.join(threadId, run.run_id))).toEqual(['human: hi', 'ai: hi']);
+    expect((await client.runs.get(threadId, run.run_id)).status).toBe('success');
+    const second = await client.runs.create(threadId, 'echo', { input: ask('again') });
+    await client.runs.join(threadId, second.run_id);
+    expect((await client.runs.list(threadId)).map((r) => r.run_id)).toEqual([second.run_id, run.run_id]);
+    expect((await client.runs.list(threadId, { limit: 1, offset: 1 })).map((r) => r.run_id)).toEqual([run.run_id]);
+    expect(await client.runs.list(threadId, { status: 'error' })).toEqual([]);
+    // `select` is not a parameter of the operation: ignored, every run answered whole.
+    const selected = await client.runs.list(threadId, { select: ['status'] });
+    expect(selected[0]).toMatchObject({ run_id: second.run_id, thread_id: threadId, status: 'success' });
+  });
+
+  it('joins a run that ended long ago with its own ending, not the thread’s later state', async () => {
+    const threadId = await newThread('echo');
+    const first = await client.runs.create(threadId, 'echo', { input: ask('one') });
+    await client.runs.join(threadId, first.run_id);
+    await client.runs.wait(threadId, 'echo', { input: ask('two') });
+    expect(texts(await client.runs.join(threadId, first.run_id))).toEqual(['human: one', 'ai: one']);
+  });
+
+  it('starts a run after after_seconds', async () => {
+    const threadId = await newThread('echo');
+    const run = await client.runs.create(threadId, 'echo', { input: ask('later'), afterSeconds: 0.05 });
+    expect(Date.parse(run.created_at)).toBeGreaterThan(Date.now());
+    expect((await client.runs.get(threadId, run.run_id)).status).toBe('pending');
+    expect(texts(await client.runs.join(threadId, run.run_id)).at(-1)).toBe('ai: later');
+  });
+
+  it('deletes an ended run with its checkpoints, and refuses one in flight', async () => {
+    const threadId = await newThread('echo');
+    await client.runs.wait(threadId, 'echo', { input: ask('keep') });
+    const second = await client.runs.create(threadId, 'echo', { input: ask('drop') });
+    await client.runs.join(threadId, second.run_id);
+    await client.runs.delete(threadId, second.run_id);
+    expect(await failure(client.runs.get(threadId, second.run_id))).toBe(404);
+    expect(texts((await client.threads.getState(threadId)).values)).toEqual(['human: keep', 'ai: keep']);
+    const slow = await newThread('slow');
+    const running = await client.runs.create(slow, 'slow', { input: ask('x') });
+    expect(await failure(client.runs.delete(slow, running.run_id))).toBe(409);
+    await client.runs.cancel(slow, running.run_id);
+  });
+});
+
+describe('cancelling', () => {
+  it('interrupts a slow run: it ends interrupted, keeps what it wrote, and the thread is usable', async () => {
+    const threadId = await newThread('slow');
+    const run = await client.runs.create(threadId, 'slow', { input: ask('take your time') });
+    await waitUntil(async () => (await client.runs.get(threadId, run.run_id)).status === 'running');
+    await client.runs.cancel(threadId, run.run_id, true);
+    expect((await client.runs.get(threadId, run.run_id)).status).toBe('interrupted');
+    expect((await client.threads.get(threadId)).status).toBe('idle');
+    expect(texts((await client.threads.getState(threadId)).values)).toEqual(['human: take your time']);
+    expect(texts(await client.runs.join(threadId, run.run_id))).toEqual(['human: take your time']);
+    expect(texts(await client.runs.wait(threadId, 'echo', { input: ask('quick') })).at(-1)).toBe('ai: quick');
+  });
+
+  it('rolls a run back: it is deleted with every checkpoint it wrote', async () => {
+    const threadId = await newThread('slow');
+    await client.threads.updateState(threadId, { values: ask('before'), asNode: '__start__' });
+    const before = await client.threads.getHistory(threadId);
+    const run = await client.runs.create(threadId, 'slow', { input: ask('undo me') });
+    await client.runs.cancel(threadId, run.run_id, false, 'rollback');
+    expect(await failure(client.runs.get(threadId, run.run_id))).toBe(404);
+    expect((await client.threads.getHistory(threadId)).map((s) => s.checkpoint.checkpoint_id)).toEqual(
+      before.map((s) => s.checkpoint.checkpoint_id),
+    );
+    expect((await client.threads.get(threadId)).status).toBe('idle');
+  });
+
+  it('cancels many runs by ID or by status', async () => {
+    const a = await newThread('slow');
+    const b = await newThread('slow');
+    const runA = await client.runs.create(a, 'slow', { input: ask('a') });
+    const runB = await client.runs.create(b, 'slow', { input: ask('b') });
+    await client.runs.cancelMany({ threadId: a, runIds: [runA.run_id] });
+    expect((await client.runs.get(a, runA.run_id)).status).toBe('interrupted');
+    expect((await client.runs.get(b, runB.run_id)).status).not.toBe('interrupted');
+    await client.runs.cancelMany({ status: 'all' });
+    expect((await client.runs.get(b, runB.run_id)).status).toBe('interrupted');
+    expect(await failure(client.runs.cancelMany({ runIds: [crypto.randomUUID()] }))).toBe(404);
+  });
+
+  it('cancels a waited run whose client goes away when the run asks so', async () => {
+    const threadId = await newThread('slow');
+    const controller = new AbortController();
+    const waiting = client.runs.wait(threadId, 'slow', { input: ask('x'), onDisconnect: 'cancel', signal: controller.signal });
+    await waitUntil(async () => (await client.runs.list(threadId)).length === 1);
+    controller.abort();
+    await expect(waiting).rejects.toThrow();
+    const [run] = await client.runs.list(threadId);
+    await waitUntil(async () => (await client.runs.get(threadId, run!.run_id)).status === 'interrupted');
+  });
+});
+
+describe('multitask strategies', () => {
+  /** A thread whose slow run is running, and that run's ID. */
+  async function busy() {
+    const threadId = await newThread('slow');
+    const run = await client.runs.create(threadId, 'slow', { input: ask('first') });
+    return { threadId, first: run.run_id };
+  }
+
+  it('rejects a second run by default (409), and a state update too', async () => {
+    const { threadId, first } = await busy();
+    expect((await client.threads.get(threadId)).status).toBe('busy');
+    expect(await failure(client.runs.create(threadId, 'echo', { input: ask('second') }))).toBe(409);
+    expect(await failure(client.threads.updateState(threadId, { values: ask('x'), asNode: '__start__' }))).toBe(409);
+    await client.runs.cancel(threadId, first);
+  });
+
+  it('interrupts the run in flight', async () => {
+    const { threadId, first } = await busy();
+    const second = await client.runs.create(threadId, 'echo', { input: ask('second'), multitaskStrategy: 'interrupt' });
+    expect(texts(await client.runs.join(threadId, second.run_id))).toEqual(['human: first', 'human: second', 'ai: second']);
+    expect((await client.runs.get(threadId, first)).status).toBe('interrupted');
+  });
+
+  it('rolls back the run in flight', async () => {
+    const { threadId, first } = await busy();
+    const second = await client.runs.create(threadId, 'echo', { input: ask('second'), multitaskStrategy: 'rollback' });
+    expect(texts(await client.runs.join(threadId, second.run_id))).toEqual(['human: second', 'ai: second']);
+    expect(await failure(client.runs.get(threadId, first))).toBe(404);
+  });
+
+  it('enqueues behind the run in flight', async () => {
+    const { threadId, first } = await busy();
+    const second = await client.runs.create(threadId, 'echo', { input: ask('second'), multitaskStrategy: 'enqueue' });
+    expect((await client.runs.get(threadId, second.run_id)).status).toBe('pending');
+    await client.runs.cancel(threadId, first);
+    expect(texts(await client.runs.join(threadId, second.run_id))).toEqual(['human: first', 'human: second', 'ai: second']);
+    expect((await client.threads.get(threadId)).status).toBe('idle');
+  });
+});
+
+describe('regenerating from an earlier checkpoint', () => {
+  it('branches from the checkpoint, leaving the original branch in the history', async () => {
+    const threadId = await newThread('echo');
+    await client.runs.wait(threadId, 'echo', { input: ask('first') });
+    const history = await client.threads.getHistory(threadId);
+    const beforeFirst = history.find((s) => s.metadata?.source === 'input')!;
+    const regenerated = await client.runs.wait(threadId, 'echo', {
+      input: ask('edited'),
+      checkpointId: beforeFirst.checkpoint.checkpoint_id!,
+    });
+    expect(texts(regenerated)).toEqual(['human: edited', 'ai: edited']);
+    const after = await client.threads.getHistory(threadId, { limit: 20 });
+    const input = after.find((s) => s.metadata?.source === 'input' && s.checkpoint.checkpoint_id !== beforeFirst.checkpoint.checkpoint_id)!;
+    expect(input.parent_checkpoint?.checkpoint_id).toBe(beforeFirst.checkpoint.checkpoint_id);
+    expect(after).toHaveLength(history.length + 3);
+    expect(await failure(client.runs.wait(threadId, 'echo', { input: ask('x'), checkpointId: crypto.randomUUID() }))).toBe(404);
+  });
+});
+
+describe('stateless runs', () => {
+  it('runs on a thread of its own, deleted at the end unless kept', async () => {
+    expect(texts(await client.runs.wait(null, 'echo', { input: ask('once') }))).toEqual(['human: once', 'ai: once']);
+    const kept = await client.runs.create(null, 'echo', { input: ask('keep'), onCompletion: KEEP });
+    await waitUntil(async () => (await client.runs.get(kept.thread_id, kept.run_id)).status === 'success');
+    expect(texts((await client.threads.getState(kept.thread_id)).values).at(-1)).toBe('ai: keep');
+    const gone = await client.runs.create(null, 'echo', { input: ask('go') });
+    await waitUntil(async () => (await failure(client.threads.get(gone.thread_id))) === 404);
+  });
+
+  it('creates a batch all or nothing', async () => {
+    const runs = await client.runs.createBatch([
+      { assistantId: 'echo', input: ask('a'), onCompletion: KEEP },
+      { assistantId: 'echo', input: ask('b'), onCompletion: KEEP },
+    ]);
+    expect(runs).toHaveLength(2);
+    expect(await failure(client.runs.createBatch([{ assistantId: 'echo' }, { assistantId: 'billing' }]))).toBe(404);
+  });
+});
+
+describe('webhooks', () => {
+  it('POSTs the finished run, its values and when it ran', async () => {
+    const received: { body: any; headers: http.IncomingHttpHeaders }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk) => (text += chunk));
+      req.on('end', () => {
+        received.push({ body: JSON.parse(text), headers: req.headers });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      const threadId = await newThread('support');
+      await client.runs.wait(threadId, 'support', { input: ask('hello'), webhook: url });
+      await client.runs.wait(threadId, 'support', { input: ask('fail now'), webhook: url, raiseError: false });
+      await waitUntil(async () => received.length === 2);
+      const [ok, failed] = received;
+      expect(ok!.headers['content-type']).toBe('application/json');
+      expect(ok!.body).toMatchObject({
+        thread_id: threadId,
+        status: 'success',
+        run_started_at: expect.any(String),
+        run_ended_at: expect.any(String),
+      });
+      expect(texts(ok!.body.values).at(-1)).toBe('ai: You said: hello');
+      expect(failed!.body).toMatchObject({ status: 'error', error: 'Model provider rate limit' });
+      expect(failed!.body.values).toBeUndefined();
+    } finally {
+      receiver.close();
+    }
+  });
+});
+
+/** Polls until `condition` holds (for states reached in the background); fails after 10 s. */
+async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not reached within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
