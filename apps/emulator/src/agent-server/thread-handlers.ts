@@ -277,6 +277,7 @@ function toThread(row: ThreadRow): Thread {
   };
   if (row.values !== undefined) thread.values = row.values;
   thread.config = row.config;
+  if (row.interrupts !== undefined) thread.interrupts = row.interrupts;
   return thread;
 }
 

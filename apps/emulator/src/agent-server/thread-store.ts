@@ -12,7 +12,7 @@ import type { PlannedCheckpoint } from './supersteps.js';
 import { ValueTexts } from './value-texts.js';
 
 /** A stored thread: the API's Thread, whose `values` are read only for the answers that show them. */
-export type ThreadRow = Pick<Thread, 'thread_id' | 'created_at' | 'updated_at' | 'status' | 'metadata' | 'values'> & {
+export type ThreadRow = Pick<Thread, 'thread_id' | 'created_at' | 'updated_at' | 'status' | 'metadata' | 'values' | 'interrupts'> & {
   config: NonNullable<Thread['config']>;
   state_updated_at: string;
 };
@@ -26,7 +26,12 @@ export type CheckpointRow = Pick<ThreadState, 'values' | 'next' | 'tasks'> & {
   metadata: Record<string, unknown>;
 };
 
-type RawThread = Omit<ThreadRow, 'metadata' | 'values' | 'config'> & { metadata: string; values?: string | null; config: string };
+type RawThread = Omit<ThreadRow, 'metadata' | 'values' | 'config' | 'interrupts'> & {
+  metadata: string;
+  values?: string | null;
+  config: string;
+  interrupts: string | null;
+};
 type RawCheckpointHead = Omit<CheckpointHead, 'metadata'> & { metadata: string };
 type RawCheckpoint = RawCheckpointHead & { values: string; next: string; tasks: string };
 
@@ -47,11 +52,11 @@ const SORT_COLUMNS: Record<NonNullable<ThreadSearch['sort_by']>, string> = {
   updated_at: 't.updated_at',
   state_updated_at: 't.state_updated_at',
 };
-const THREAD_COLUMNS = 't.thread_id, t.created_at, t.updated_at, t.state_updated_at, t.status, t.metadata, t.config';
+const THREAD_COLUMNS = 't.thread_id, t.created_at, t.updated_at, t.state_updated_at, t.status, t.metadata, t.config, t.interrupts';
 // The thread as GET /threads/{thread_id} shows it (the fields and order of handlers' `toThread`),
 // as JSON text (decision E14): metadata and config are stored as JSON and json_quote quotes the
 // rest, so SQLite joins the texts and no object is built only to be serialised again.
-const THREAD_JSON = `'{"thread_id":' || json_quote(t.thread_id) || ',"created_at":' || json_quote(t.created_at) || ',"updated_at":' || json_quote(t.updated_at) || ',"state_updated_at":' || json_quote(t.state_updated_at) || ',"metadata":' || t.metadata || ',"status":' || json_quote(t.status) || ',"config":' || t.config || '}'`;
+const THREAD_JSON = `'{"thread_id":' || json_quote(t.thread_id) || ',"created_at":' || json_quote(t.created_at) || ',"updated_at":' || json_quote(t.updated_at) || ',"state_updated_at":' || json_quote(t.state_updated_at) || ',"metadata":' || t.metadata || ',"status":' || json_quote(t.status) || ',"config":' || t.config || CASE WHEN t.interrupts IS NULL THEN '' ELSE ',"interrupts":' || t.interrupts END || '}'`;
 // A thread's values are its latest checkpoint's (decision E13); null when it has none.
 const THREAD_COLUMNS_WITH_VALUES = `${THREAD_COLUMNS}, (SELECT c."values" FROM checkpoints c WHERE c.thread_id = t.thread_id ORDER BY c.checkpoint_id DESC LIMIT 1) AS "values"`;
 // Values are stored as canonical JSON (keys sorted): read back, they are canonical already, so
@@ -120,6 +125,7 @@ export class ThreadStore {
       touchThread: db.prepare('UPDATE threads SET updated_at = ?, state_updated_at = ? WHERE thread_id = ?'),
       setStatus: db.prepare('UPDATE threads SET status = ?, updated_at = ? WHERE thread_id = ?'),
       setConfig: db.prepare('UPDATE threads SET config = ? WHERE thread_id = ?'),
+      setInterrupts: db.prepare('UPDATE threads SET interrupts = ? WHERE thread_id = ?'),
       setCheckpointTasks: db.prepare('UPDATE checkpoints SET tasks = ? WHERE thread_id = ? AND checkpoint_id = ?'),
       // A run's checkpoints carry its ID in their metadata (the run engine writes it there).
       deleteCheckpointsOfRun: db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND json_extract(metadata, '$.run_id') = ?"),
@@ -354,6 +360,11 @@ export class ThreadStore {
   /** Replaces a thread's config (a run merges its assistant's and its own into it). */
   setConfig(threadId: string, config: ThreadRow['config']): void {
     this.statements.setConfig.run(JSON.stringify(config), threadId);
+  }
+
+  /** Sets what a thread waits at since its last run ended (null: nothing recorded, as after a cancelled run). */
+  setInterrupts(threadId: string, interrupts: ThreadRow['interrupts'] | null): void {
+    this.statements.setInterrupts.run(interrupts === null ? null : JSON.stringify(interrupts), threadId);
   }
 
   /** Replaces one checkpoint's tasks: what a task wrote once it ran, an interrupt or an error it raised. */
@@ -601,13 +612,14 @@ export function fullMetadata(checkpoint: CheckpointRow): Record<string, unknown>
 }
 
 function parseThread(raw: RawThread): ThreadRow {
-  const { values, ...rest } = raw;
+  const { values, interrupts, ...rest } = raw;
   return {
     ...rest,
     metadata: JSON.parse(raw.metadata),
     config: JSON.parse(raw.config),
     // Selected but null: the thread has no checkpoint yet.
     ...(values === undefined ? {} : { values: values === null ? {} : JSON.parse(values) }),
+    ...(interrupts === null ? {} : { interrupts: JSON.parse(interrupts) }),
   };
 }
 

@@ -174,7 +174,8 @@ export const MIGRATIONS: readonly string[] = [
   // times it started (attempt: a run in flight when the process died starts again), and once it
   // ended the answer its waiters get (outcome). run_id is a UUID v7, so a thread's runs are listed
   // newest first along runs_by_thread; the partial index finds what is left to run at start-up.
-  // A thread's reply cursor is where its scripted model's next reply is looked for.
+  // A thread's reply cursor is where its scripted model's next reply is looked for; its interrupts
+  // (JSON, null until a run ends on it) are what its last run left it waiting at.
   `
   CREATE TABLE runs (
     run_id TEXT PRIMARY KEY,
@@ -192,5 +193,6 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX runs_by_thread ON runs (thread_id, run_id);
   CREATE INDEX runs_in_flight ON runs (status) WHERE status IN ('pending', 'running');
   ALTER TABLE threads ADD COLUMN reply_cursor INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE threads ADD COLUMN interrupts TEXT;
   `,
 ];

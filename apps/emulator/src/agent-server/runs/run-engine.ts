@@ -222,7 +222,7 @@ export class RunEngine {
         this.events.end(runId, action === 'rollback' ? this.threadValues(run.thread_id) : outcome);
         touched.add(run.thread_id);
       }
-      for (const threadId of touched) this.settleThread(threadId, 'idle');
+      for (const threadId of touched) this.settleThread(threadId, 'cancelled');
     });
     for (const threadId of touched) queueMicrotask(() => this.kick(threadId));
   }
@@ -340,7 +340,7 @@ export class RunEngine {
       runs.finish(run.run_id, outcome.status, answer, this.nowIso());
       // A stateless run's thread goes with it (and the run's row with the thread).
       if (run.kwargs.temporary === true) threads.delete(run.thread_id);
-      else this.settleThread(run.thread_id, outcome.status === 'error' ? 'error' : undefined);
+      else this.settleThread(run.thread_id, outcome.status);
     });
     return answer;
   }
@@ -349,15 +349,19 @@ export class RunEngine {
    * The thread's status once a run ended: `busy` while more runs wait, else `error` after a failed
    * run, `interrupted` while its latest checkpoint has nodes left to run, else `idle`.
    */
-  private settleThread(threadId: string, ended: 'error' | 'idle' | undefined): void {
+  private settleThread(threadId: string, ended: 'success' | 'error' | 'cancelled'): void {
     const { threads, runs } = this.parts;
     if (!threads.exists(threadId)) return;
+    const latest = ended === 'cancelled' ? undefined : threads.latestCheckpoint(threadId);
     let status: ThreadStatus;
     if (runs.inFlightOf(threadId).length > 0) status = 'busy';
     else if (ended === 'error') status = 'error';
-    else if (ended === undefined && (threads.latestCheckpoint(threadId)?.next.length ?? 0) > 0) status = 'interrupted';
+    else if ((latest?.next.length ?? 0) > 0) status = 'interrupted';
     else status = 'idle';
     threads.setStatus(threadId, status, this.nowIso());
+    // What the thread waits at, per task of its latest checkpoint, as LangGraph's servers record it
+    // when a run ends; a cancelled run leaves nothing recorded.
+    threads.setInterrupts(threadId, latest ? Object.fromEntries(latest.tasks.map((task) => [task.id, task.interrupts ?? []])) : null);
   }
 
   private threadValues(threadId: string): Values {
