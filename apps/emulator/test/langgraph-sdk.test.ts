@@ -400,15 +400,17 @@ describe('errors through the SDK', () => {
 });
 
 describe('the rest of ThreadsClient: update, delete, prune, count, updateState, patchState, getState(checkpoint object)', () => {
-  it('search sorts by state_updated_at: when the state last changed, not the thread', async () => {
+  it('search refuses the SDK’s state_updated_at sort, as the interface lists four; each thread still carries it', async () => {
     const suite = crypto.randomUUID();
     const first = await client.threads.create({ metadata: { suite } });
     const second = await client.threads.create({ metadata: { suite } });
     await new Promise((resolve) => setTimeout(resolve, 5));
     await client.threads.updateState(first.thread_id, { values: { touched: true }, asNode: 'agent' });
-    const sorted = await client.threads.search({ metadata: { suite }, sortBy: 'state_updated_at', sortOrder: 'desc' });
-    expect(sorted.map((t) => t.thread_id)).toEqual([first.thread_id, second.thread_id]);
-    expect(sorted[0]!.state_updated_at! > sorted[1]!.state_updated_at!).toBe(true);
+    const refused = await sdkError(client.threads.search({ metadata: { suite }, sortBy: 'state_updated_at', sortOrder: 'desc' }));
+    expect(refused.status).toBe(422);
+    expect(refused.detail).toEqual([expect.objectContaining({ loc: ['body', 'sort_by'], type: 'enum' })]);
+    const [latest, earlier] = await client.threads.search({ metadata: { suite }, sortBy: 'updated_at', sortOrder: 'desc' });
+    expect(latest!.state_updated_at! > earlier!.state_updated_at!).toBe(true);
     const byCreation = await client.threads.search({ metadata: { suite }, sortBy: 'created_at', sortOrder: 'desc' });
     expect(byCreation.map((t) => t.thread_id)).toEqual([second.thread_id, first.thread_id]);
   });

@@ -385,6 +385,130 @@ describe('stateless runs', () => {
   });
 });
 
+describe('real data round-trips', () => {
+  // The values of a thread as the LangGraph JS server answered them after a streamed tool-call run
+  // (its AI messages carry tool_call_chunks, its tool messages status and metadata), with the
+  // response and usage metadata a model provider adds to the last reply.
+  const REAL_STATE = {
+    messages: [
+      {
+        content: 'Where is my order?',
+        additional_kwargs: {},
+        response_metadata: {},
+        id: '7bae1fab-76d6-46f3-a13f-aac3119fd3d3',
+        type: 'human',
+      },
+      {
+        content: 'Let me look up order 4512.',
+        additional_kwargs: {},
+        response_metadata: {},
+        tool_call_chunks: [
+          {
+            name: 'lookup_order',
+            args: '{"order_id":"4512"}',
+            id: '53d8f09e-8561-4080-becc-0ac02c800ab9',
+            index: 0,
+            type: 'tool_call_chunk',
+          },
+          {
+            name: 'unlisted_tool',
+            args: '{}',
+            id: 'call-fixed-1',
+            index: 1,
+            type: 'tool_call_chunk',
+          },
+        ],
+        tool_calls: [
+          {
+            name: 'lookup_order',
+            args: {
+              order_id: '4512',
+            },
+            id: '53d8f09e-8561-4080-becc-0ac02c800ab9',
+            type: 'tool_call',
+          },
+          {
+            name: 'unlisted_tool',
+            args: {},
+            id: 'call-fixed-1',
+            type: 'tool_call',
+          },
+        ],
+        id: 'run-01a2149c-16cf-7719-83c9-ce39aa32fbc1',
+        invalid_tool_calls: [],
+        type: 'ai',
+      },
+      {
+        status: 'success',
+        content: '{"status": "shipped"}',
+        tool_call_id: '53d8f09e-8561-4080-becc-0ac02c800ab9',
+        name: 'lookup_order',
+        metadata: {
+          versions: {
+            '@langchain/core': '1.2.18',
+          },
+        },
+        additional_kwargs: {},
+        response_metadata: {},
+        id: '6f4f0cd7-15e5-47f5-871d-187deda17727',
+        type: 'tool',
+      },
+      {
+        status: 'success',
+        content: 'ok',
+        tool_call_id: 'call-fixed-1',
+        name: 'unlisted_tool',
+        metadata: {
+          versions: {
+            '@langchain/core': '1.2.18',
+          },
+        },
+        additional_kwargs: {},
+        response_metadata: {},
+        id: '8b5fd4f9-b2d7-4ff6-a635-13e505759412',
+        type: 'tool',
+      },
+      {
+        content: 'It shipped yesterday.',
+        additional_kwargs: {},
+        response_metadata: {
+          model_name: 'gpt-4o-mini-2024-07-18',
+          finish_reason: 'stop',
+          system_fingerprint: 'fp_0aa8d3e20b',
+        },
+        tool_call_chunks: [],
+        tool_calls: [],
+        id: 'run-01a2149c-16f5-751b-9bd5-9c8328b044f8',
+        invalid_tool_calls: [],
+        type: 'ai',
+        usage_metadata: {
+          input_tokens: 412,
+          output_tokens: 38,
+          total_tokens: 450,
+          input_token_details: {
+            cache_read: 0,
+          },
+          output_token_details: {
+            reasoning: 0,
+          },
+        },
+      },
+    ],
+    topic: 'shipping',
+  };
+
+  it('accepts a real server’s state back in supersteps and keeps every field', async () => {
+    const thread = await client.threads.create({
+      metadata: { graph_id: 'support' },
+      supersteps: [{ updates: [{ values: REAL_STATE, asNode: 'agent' }] }],
+    });
+    expect((await client.threads.getState(thread.thread_id)).values).toEqual(REAL_STATE);
+    const copy = await newThread();
+    await client.threads.updateState(copy, { values: REAL_STATE, asNode: 'agent' });
+    expect((await client.threads.getState(copy)).values).toEqual(REAL_STATE);
+  });
+});
+
 describe('webhooks', () => {
   it('POSTs the finished run, its values and when it ran', async () => {
     const received: { body: any; headers: http.IncomingHttpHeaders }[] = [];

@@ -225,7 +225,7 @@ describe("a thread's JSON text", () => {
 });
 
 describe('reading a search page', () => {
-  const SORTS = ['thread_id', 'status', 'created_at', 'updated_at', 'state_updated_at'] as const;
+  const SORTS = ['thread_id', 'status', 'created_at', 'updated_at'] as const;
   const SORT_INDEXES = {
     thread_id: 'sqlite_autoindex_threads_1',
     status: 'threads_by_status',

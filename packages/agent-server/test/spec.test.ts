@@ -148,7 +148,7 @@ describe('agent-server contract decisions', () => {
     expect(search.properties.offset).toMatchObject({ minimum: 0, default: 0 });
     expect(search.properties.sort_by.default).toBe('created_at');
     expect(search.properties.sort_order.default).toBe('desc');
-    expect(spec.components.schemas.ThreadSortBy.enum).toEqual(['thread_id', 'status', 'created_at', 'updated_at', 'state_updated_at']);
+    expect(spec.components.schemas.ThreadSortBy.enum).toEqual(['thread_id', 'status', 'created_at', 'updated_at']);
     expect(spec.components.schemas.SortOrder.enum).toEqual(['asc', 'desc']);
     for (const bad of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { sort_by: 'name' }, { status: 'done' }, { ids: ['x'] }]) {
       expect(validate(schema('ThreadSearch'), bad).valid, JSON.stringify(bad)).toBe(false);

@@ -50,7 +50,6 @@ const SORT_COLUMNS: Record<NonNullable<ThreadSearch['sort_by']>, string> = {
   status: 't.status',
   created_at: 't.created_at',
   updated_at: 't.updated_at',
-  state_updated_at: 't.state_updated_at',
 };
 const THREAD_COLUMNS = 't.thread_id, t.created_at, t.updated_at, t.state_updated_at, t.status, t.metadata, t.config, t.interrupts';
 // The thread as GET /threads/{thread_id} shows it (the fields and order of handlers' `toThread`),
