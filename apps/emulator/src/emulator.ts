@@ -54,6 +54,11 @@ export interface EmulatorOptions {
   validateResponses?: boolean;
   /** Where contract violations and internal errors are reported (default: stderr). */
   onError?: (message: string) => void;
+  /**
+   * Where what the emulator tells its user about their own setup goes, such as a run's webhook
+   * that could not be delivered (default: stderr). Not an error of the emulator's.
+   */
+  onNotice?: (message: string) => void;
   /** The clock of the revision lifecycle (tests move it). */
   now?: () => number;
 }
@@ -188,6 +193,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
       assistants: new DefaultAssistants(graphRegistry),
       now: options.now ?? Date.now,
       onError,
+      onNotice: options.onNotice ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`)),
     });
     const agentKeys = new Set(config.agent_server?.api_keys ?? []);
     const agentServer = createApiHandler<AgentServerPrincipal>({

@@ -542,6 +542,29 @@ describe('webhooks', () => {
       receiver.close();
     }
   });
+
+  it('tells the user, not the error log, when the receiver is down', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/hook`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const threadId = await newThread('echo');
+    const run = await client.runs.create(threadId, 'echo', { input: ask('x'), webhook: url });
+    await waitUntil(async () => emulator.notices.some((notice) => notice.includes(run.run_id)));
+    expect(emulator.notices.find((notice) => notice.includes(run.run_id))).toMatch(
+      /the webhook of run .* to http:\/\/127\.0\.0\.1:\d+\/hook failed/,
+    );
+    expect((await client.runs.get(threadId, run.run_id)).status).toBe('success');
+  });
+});
+
+describe('input', () => {
+  it('writes only the graph’s state keys, as LangGraph maps input to its channels', async () => {
+    const threadId = await newThread();
+    const values = await client.runs.wait(threadId, 'support', { input: { ...ask('hello'), topic: 'greeting', unknown: 1 } });
+    expect(values).toMatchObject({ topic: 'greeting' });
+    expect(values).not.toHaveProperty('unknown');
+  });
 });
 
 /** Polls until `condition` holds (for states reached in the background); fails after 10 s. */

@@ -17,6 +17,8 @@ import { startEmulator } from '../../src/emulator.js';
 export interface TestEmulator extends RunningEmulator {
   /** Every message the emulator reported through onError, oldest first. */
   errors: string[];
+  /** Every notice about the user's own setup (onNotice), such as a webhook that failed. */
+  notices: string[];
 }
 
 export async function startTestEmulator(
@@ -29,6 +31,7 @@ export async function startTestEmulator(
   } = {},
 ): Promise<TestEmulator> {
   const errors: string[] = [];
+  const notices: string[] = [];
   const emulator = await startEmulator({
     db: options.db ?? ':memory:',
     config: options.config,
@@ -38,9 +41,10 @@ export async function startTestEmulator(
     revisionStepMs: options.revisionStepMs ?? 50,
     validateResponses: true,
     onError: (message) => errors.push(message),
+    onNotice: (message) => notices.push(message),
     ...(options.now ? { now: options.now } : {}),
   });
-  return Object.assign(emulator, { errors });
+  return Object.assign(emulator, { errors, notices });
 }
 
 export interface Fixture {

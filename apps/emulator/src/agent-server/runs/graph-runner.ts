@@ -165,6 +165,11 @@ class Execution {
     this.writeStep(START, input, undefined);
   }
 
+  /** What a write of the input or of a command's update changes: the graph's state keys only, as LangGraph maps them to its channels. */
+  private ofState(written: Values): Values {
+    return Object.fromEntries(Object.entries(written).filter(([key]) => Object.hasOwn(this.graph.defaults, key)));
+  }
+
   /** Runs one node: what it writes, and where the reply cursor goes when it completes. */
   private async runNode(node: string, resume: unknown, resumed: boolean): Promise<{ values: Values; cursor?: number }> {
     if (node === TOOLS) {
@@ -247,7 +252,7 @@ class Execution {
 
   /** Commits the checkpoint after `node` wrote `written`: the head's task records the write, the cursor moves. */
   private writeStep(node: string, written: Values, cursor: number | undefined, source: 'loop' | 'update' = 'loop'): void {
-    this.values = applyValues(this.values, written);
+    this.values = applyValues(this.values, this.ofState(written));
     const next = nextAfter(node, this.values);
     const head = this.head;
     this.commit(

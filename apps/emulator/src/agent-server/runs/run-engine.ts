@@ -48,8 +48,10 @@ export interface RunEngineParts {
   assistants: AssistantResolver;
   /** The clock of timestamps and `after_seconds`. */
   now: () => number;
-  /** Where failures that are not a graph's own (a webhook that fails, an internal error) are reported. */
+  /** Where failures of the emulator's own (an internal error while a run executes) are reported. */
   onError: (message: string) => void;
+  /** Where a failure of the user's setup is told (a webhook receiver that is down). */
+  onNotice: (message: string) => void;
 }
 
 type CancelAction = 'interrupt' | 'rollback';
@@ -322,7 +324,7 @@ export class RunEngine {
       // Sent once the run's end is committed, so that the receiver reading the run finds it ended.
       this.parts.runs.afterCommit(() =>
         sendWebhook(webhook, payload).catch((error: Error) =>
-          this.parts.onError(`webhook of run ${run.run_id} to ${webhook} failed: ${error.message}`),
+          this.parts.onNotice(`the webhook of run ${run.run_id} to ${webhook} failed: ${error.message}`),
         ),
       );
     }
