@@ -28,12 +28,14 @@ import { listOperations, resolveRef } from '@agentplane/openapi-toolkit';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ASSISTANT_NAMESPACE } from '../src/agent-server/runs/default-assistants.js';
+import { uuid5 } from '../src/shared/ids.js';
 import type { Issue } from './support/documented-answers.js';
 import { AnswerLedger, describeExchange, expectDocumented, SPECS } from './support/documented-answers.js';
 import type { ApiName, RawRequest, RawResponse, TestEmulator } from './support/harness.js';
 import { jsonRequest, rawRequest, rawSocketExchange, startTestEmulator } from './support/harness.js';
 import type { ParsedRequest } from './support/request-oracle.js';
-import { RecordModel, refusalExamples } from './support/request-oracle.js';
+import { RecordModel, RUN_CREATES, refusalExamples } from './support/request-oracle.js';
 import { EXTREME_NUMBERS, invalidValue, jsonScalar, RawNumber, setOwn, smallJson, toJsonText, validValue } from './support/spec-values.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_120);
@@ -96,8 +98,18 @@ interface OperationInfo {
   op: ListedOperation;
   pathParams: any[];
   queryParams: any[];
-  /** The resolved request body schema, its JSON pointer for the validator, and its first example. */
-  body: { schema: any; pointer: string; required: boolean; example: unknown } | null;
+  /**
+   * The resolved request body schema, its JSON pointer for the validator, and its first example;
+   * `fields` is the object whose fields the cases below vary: the body, or for a body that is a
+   * list (a batch), its first item, at `loc`.
+   */
+  body: {
+    schema: any;
+    pointer: string;
+    required: boolean;
+    example: unknown;
+    fields: { schema: any; loc: (string | number)[]; inList: boolean };
+  } | null;
 }
 
 function operationsOf(api: ApiName): OperationInfo[] {
@@ -114,10 +126,23 @@ function operationsOf(api: ApiName): OperationInfo[] {
       pathParams: op.parameters.filter((p: any) => p.in === 'path'),
       queryParams: op.parameters.filter((p: any) => p.in === 'query'),
       body: requestBody
-        ? { schema: resolveRef(spec, media.schema), pointer: media.schema.$ref, required: requestBody.required === true, example }
+        ? bodyInfo(spec, media, `${op.pointer}/requestBody/content/application~1json/schema`, requestBody.required === true, example)
         : null,
     };
   });
+}
+
+/** An operation's body as the cases see it; `at` is where its schema is in the spec, for one written in place. */
+function bodyInfo(spec: any, media: any, at: string, required: boolean, example: unknown): NonNullable<OperationInfo['body']> {
+  const schema = resolveRef(spec, media.schema);
+  const inList = schema.type === 'array';
+  return {
+    schema,
+    pointer: media.schema.$ref ?? at,
+    required,
+    example,
+    fields: { schema: inList ? resolveRef(spec, schema.items) : schema, loc: inList ? ['body', 0] : ['body'], inList },
+  };
 }
 
 const OPERATIONS = [...operationsOf('agent-server'), ...operationsOf('control-plane')];
@@ -137,9 +162,10 @@ function pathOf(info: OperationInfo, overrides: Record<string, string> = {}): st
   return route;
 }
 
-/** A valid body for the operation (its first example), unique where uniqueness matters. */
+/** The fields of a valid body for the operation (its first example; of a list, its first item), unique where uniqueness matters. */
 function validBody(info: OperationInfo): Record<string, unknown> {
-  const body = structuredClone(info.body!.example) as Record<string, unknown>;
+  const example = info.body!.fields.inList ? (info.body!.example as unknown[])[0] : info.body!.example;
+  const body = structuredClone(example) as Record<string, unknown>;
   if (info.op.operationId === 'createDeployment') body.name = `fuzz-${crypto.randomUUID()}`;
   if (info.op.operationId === 'createThread') delete body.thread_id;
   return body;
@@ -149,6 +175,18 @@ function validBody(info: OperationInfo): Record<string, unknown> {
 function withJsonBody(info: OperationInfo, body: unknown, path = pathOf(info)): RawRequest {
   return { method: methodOf(info), path, headers: { 'content-type': 'application/json' }, body: toJsonText(body) };
 }
+
+/** A request whose body has these fields: the body itself, or the one item of a list body. */
+function withFields(info: OperationInfo, fields: Record<string, unknown>, path = pathOf(info)): RawRequest {
+  return withJsonBody(info, info.body!.fields.inList ? [fields] : fields, path);
+}
+
+/** The JSON text of a body with these fields (see withFields). */
+const fieldsText = (info: OperationInfo, fields: Record<string, unknown>): string =>
+  toJsonText(info.body!.fields.inList ? [fields] : fields);
+
+/** Where a field of the body is, for the issues that name it. */
+const fieldLoc = (info: OperationInfo, ...rest: (string | number)[]) => [...info.body!.fields.loc, ...rest];
 
 // ---------------------------------------------------------------------------------------------
 // Phase 1: refused requests.
@@ -189,7 +227,7 @@ async function runRefused(c: Case): Promise<void> {
 
 /** Every top-level body field of every operation, with the values its schema refuses. */
 const FIELD_MUTATIONS = WITH_BODY.flatMap((info) =>
-  Object.entries(info.body!.schema.properties ?? {}).flatMap(([name, schema]) => {
+  Object.entries(info.body!.fields.schema.properties ?? {}).flatMap(([name, schema]) => {
     const bad = invalidValue(SPECS[info.api].spec, schema);
     return bad ? [{ info, name, bad }] : [];
   }),
@@ -200,8 +238,8 @@ const badFieldCase: fc.Arbitrary<Case> = pick(FIELD_MUTATIONS)
   .chain(({ info, name, bad }) => fc.tuple(fc.constant(info), fc.constant(name), bad))
   .map(([info, name, value]) => ({
     api: info.api,
-    request: withJsonBody(info, { ...validBody(info), [name]: value }),
-    check: issueAt(['body', name]),
+    request: withFields(info, { ...validBody(info), [name]: value }),
+    check: issueAt(fieldLoc(info, name)),
   }));
 
 /** A field the schema does not declare, at the top level. */
@@ -214,11 +252,11 @@ const extraFieldCase: fc.Arbitrary<Case> = fc
     ),
     smallJson,
   )
-  .filter(([info, key]) => !(key in (info.body!.schema.properties ?? {})))
+  .filter(([info, key]) => !(key in (info.body!.fields.schema.properties ?? {})))
   .map(([info, key, value]) => {
     const body = validBody(info);
     setOwn(body, key, value);
-    return { api: info.api, request: withJsonBody(info, body), check: issueAt(['body', key], 'extra_forbidden') };
+    return { api: info.api, request: withFields(info, body), check: issueAt(fieldLoc(info, key), 'extra_forbidden') };
   });
 
 /** A required field left out, or a required body not sent at all. */
@@ -226,7 +264,7 @@ const missingFieldCase: fc.Arbitrary<Case> = pick(WITH_BODY.filter((info) => inf
   .chain((info) =>
     fc.tuple(
       fc.constant(info),
-      fc.option(pick((info.body!.schema.required as string[] | undefined) ?? ['(whole body)']), { nil: undefined }),
+      fc.option(pick((info.body!.fields.schema.required as string[] | undefined) ?? ['(whole body)']), { nil: undefined }),
     ),
   )
   .map(([info, field]) => {
@@ -236,7 +274,7 @@ const missingFieldCase: fc.Arbitrary<Case> = pick(WITH_BODY.filter((info) => inf
     }
     const body = validBody(info);
     delete body[field];
-    return { api: info.api, request: withJsonBody(info, body), check: issueAt(['body', field], 'missing') };
+    return { api: info.api, request: withFields(info, body), check: issueAt(fieldLoc(info, field), 'missing') };
   });
 
 /** The whole body of the wrong JSON type. */
@@ -320,7 +358,7 @@ const invalidUtf8 = fc.constantFrom(
 
 /** A valid body with bytes that are not UTF-8 put into one of its strings (or anywhere): 400. */
 const invalidUtf8Case: fc.Arbitrary<Case> = fc.tuple(pick(WITH_BODY), invalidUtf8, fc.nat()).map(([info, bytes, at]) => {
-  const text = Buffer.from(toJsonText(validBody(info)));
+  const text = Buffer.from(fieldsText(info, validBody(info)));
   const quotes = [...text.entries()].filter(([, byte]) => byte === 0x22).map(([i]) => i);
   const position = quotes.length ? quotes[at % quotes.length]! + 1 : at % (text.length + 1);
   const body = Buffer.concat([text.subarray(0, position), Buffer.from(bytes), text.subarray(position)]);
@@ -336,7 +374,7 @@ const invalidUtf8Case: fc.Arbitrary<Case> = fc.tuple(pick(WITH_BODY), invalidUtf
 
 /** The top-level fields that take free-form JSON (metadata, values), where any value but the encoding's own faults is accepted. */
 const FREE_FORM_FIELDS = WITH_BODY.flatMap((info) =>
-  Object.entries<any>(info.body!.schema.properties ?? {})
+  Object.entries<any>(info.body!.fields.schema.properties ?? {})
     .filter(([, schema]) => {
       const resolved = resolveRef(SPECS[info.api].spec, schema);
       return resolved.type === 'object' && resolved.additionalProperties !== false;
@@ -358,9 +396,9 @@ const unstorableValueCase: fc.Arbitrary<Case> = fc
   )
   .map(([{ info, name }, { kind, json, key }]) => {
     const placeholder = '__unstorable__';
-    const text = toJsonText({ ...validBody(info), [name]: { [placeholder]: 0 } }).replace(`"${placeholder}":0`, `"${key}": ${json}`);
+    const text = fieldsText(info, { ...validBody(info), [name]: { [placeholder]: 0 } }).replace(`"${placeholder}":0`, `"${key}": ${json}`);
     const request: RawRequest = { method: methodOf(info), path: pathOf(info), headers: { 'content-type': 'application/json' }, body: text };
-    return { api: info.api, request, check: issueAt(['body', name], kind) };
+    return { api: info.api, request, check: issueAt(fieldLoc(info, name), kind) };
   });
 
 const contentTypes = fc
@@ -392,7 +430,7 @@ const contentTypeCase: fc.Arbitrary<Case> = fc.tuple(pick(WITH_BODY), contentTyp
     method: methodOf(info),
     path: pathOf(info),
     headers: type === undefined ? {} : ({ 'content-type': type } as Record<string, string>),
-    body: toJsonText(validBody(info)),
+    body: fieldsText(info, validBody(info)),
   },
   check: status(415),
 }));
@@ -418,7 +456,7 @@ const badPathParamCase: fc.Arbitrary<Case> = pick(WITH_PATH_PARAMS)
         ? encodeURIComponent(value)
         : value.replace(/[^!$&'()*+,;=:@/A-Za-z0-9._~%-]/g, encodeURIComponent);
     const request: RawRequest = info.body
-      ? withJsonBody(info, validBody(info), pathOf(info, { [name]: segment }))
+      ? withFields(info, validBody(info), pathOf(info, { [name]: segment }))
       : { method: methodOf(info), path: pathOf(info, { [name]: segment }) };
     return {
       api: info.api,
@@ -498,7 +536,7 @@ const badQueryCase: fc.Arbitrary<Case> = pick(QUERY_MUTATIONS)
   .chain(({ info, name, bad }) => fc.tuple(fc.constant(info), fc.constant(name), bad))
   .map(([info, name, text]) => {
     const target = `${pathOf(info)}?${name}=${text.replace(/[^%A-Za-z0-9._~!$'()*,;:@/?+-]/g, encodeURIComponent)}`;
-    const request: RawRequest = info.body ? withJsonBody(info, validBody(info), target) : { method: methodOf(info), path: target };
+    const request: RawRequest = info.body ? withFields(info, validBody(info), target) : { method: methodOf(info), path: target };
     return { api: info.api, request, check: issueAt(['query', name]) };
   });
 
@@ -533,7 +571,7 @@ const badCredentialCase: fc.Arbitrary<Case> = fc
     if (info.body)
       Object.assign(request, {
         headers: { ...headers, 'content-type': 'application/json' },
-        body: withBadBody ? '{"not": valid' : toJsonText(validBody(info)),
+        body: withBadBody ? '{"not": valid' : fieldsText(info, validBody(info)),
       });
     return { api: 'control-plane' as const, request, defaultCredential: false, check: status(401) };
   });
@@ -551,7 +589,7 @@ const tooDeepCase: fc.Arbitrary<Case> = fc
     const free = FREE_FORM_FIELDS.find((f) => f.info === info);
     const body =
       wrapped && free
-        ? toJsonText({ ...validBody(info), [free.name]: { deep: 0 } }).replace('"deep":0', `"deep": ${nested(depth)}`)
+        ? fieldsText(info, { ...validBody(info), [free.name]: { deep: 0 } }).replace('"deep":0', `"deep": ${nested(depth)}`)
         : nested(depth);
     return {
       api: info.api,
@@ -569,7 +607,7 @@ const oversizedHeadCase: fc.Arbitrary<Case> = fc
   )
   .map(([info, where, extra]) => {
     const size = LIMITS['header-bytes'] + extra;
-    const request: RawRequest = info.body ? withJsonBody(info, validBody(info)) : { method: methodOf(info), path: pathOf(info) };
+    const request: RawRequest = info.body ? withFields(info, validBody(info)) : { method: methodOf(info), path: pathOf(info) };
     if (where === 'header') request.headers = { ...request.headers, 'x-padding': 'h'.repeat(size) };
     if (where === 'many-headers')
       request.headers = {
@@ -584,7 +622,10 @@ const oversizedHeadCase: fc.Arbitrary<Case> = fc
 /** The body of the operation at or past the limit: 413 (the operations without a body do not read it). */
 function bodyTooLarge(info: OperationInfo, chunked: boolean): RawRequest {
   const free = FREE_FORM_FIELDS.find((f) => f.info === info)?.name ?? 'padding';
-  const text = toJsonText({ ...validBody(info), [free]: { blob: 0 } }).replace('"blob":0', `"blob": "${'x'.repeat(LIMITS['body-bytes'])}"`);
+  const text = fieldsText(info, { ...validBody(info), [free]: { blob: 0 } }).replace(
+    '"blob":0',
+    `"blob": "${'x'.repeat(LIMITS['body-bytes'])}"`,
+  );
   return { method: methodOf(info), path: pathOf(info), headers: { 'content-type': 'application/json' }, body: text, chunked };
 }
 
@@ -600,6 +641,8 @@ interface ValidTemplate {
   body: unknown;
   /** For createThread: reuse an existing thread ID (by index) instead of the generated one. */
   reuseThread: number | null;
+  /** For the operations that create runs: name an assistant the emulator has (by index) instead of the generated name. */
+  knownAssistant: number | null;
   security: string | null;
   charset: boolean;
 }
@@ -642,6 +685,7 @@ function validTemplate(info: OperationInfo): fc.Arbitrary<ValidTemplate> {
     query,
     body,
     reuseThread: info.op.operationId === 'createThread' ? fc.option(fc.nat(), { nil: null, freq: 3 }) : fc.constant(null),
+    knownAssistant: RUN_CREATES.has(info.op.operationId) ? fc.option(fc.nat(), { nil: null, freq: 2 }) : fc.constant(null),
     security: fc.constantFrom(...securities),
     charset: fc.boolean(),
   });
@@ -669,6 +713,9 @@ function resolveTemplate(template: ValidTemplate): { request: RawRequest; parsed
         nth(model.deployments.get(values.deployment_id?.replace(/^urn:uuid:/i, '').toLowerCase() ?? '')?.revisions ?? [], choice.index) ??
         ids.revision_id;
     if (name === 'provider_id') existing = nth(model.providers, choice.index);
+    // A join waits for its run to end: it names only runs that have.
+    if (name === 'run_id')
+      existing = nth(model.runsOf(canonicalId(values.thread_id ?? ''), { ended: info.op.operationId === 'joinRun' }), choice.index);
     if (name === 'name') existing = nth(model.pools, choice.index);
     const isUuid = resolveRef(SPECS[info.api].spec, info.pathParams.find((p) => p.name === name).schema).format === 'uuid';
     values[name] = choice.existing && existing ? (isUuid ? asUuidForm(existing, choice.form) : existing) : choice.missing;
@@ -685,6 +732,7 @@ function resolveTemplate(template: ValidTemplate): { request: RawRequest; parsed
     };
   if (template.reuseThread !== null && model.threads.size > 0)
     body = { ...(body as object), thread_id: nth(model.threads.keys(), template.reuseThread) };
+  if (RUN_CREATES.has(info.op.operationId)) body = runnable(info.op.operationId, body, template, values.thread_id);
   const query = Object.entries(template.query)
     .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
     .join('&');
@@ -697,8 +745,42 @@ function resolveTemplate(template: ValidTemplate): { request: RawRequest; parsed
   }
   return {
     request,
-    parsed: { api: info.api, operation: info.op, path: values, body: body === undefined ? undefined : JSON.parse(request.body as string) },
+    parsed: {
+      api: info.api,
+      operation: info.op,
+      path: values,
+      query: template.query,
+      body: body === undefined ? undefined : JSON.parse(request.body as string),
+    },
   };
+}
+
+const MAX_AFTER_SECONDS = SPECS['agent-server'].spec.components.schemas.RunAfterSeconds.maximum as number;
+const canonicalId = (id: string) => id.replace(/^urn:uuid:/i, '').toLowerCase();
+
+/**
+ * A run body the test can see through: the assistant the template chose, and no run that starts
+ * while the test runs. A background run waiting for its `after_seconds` is moved a day out, so that
+ * nothing changes behind the record model's back; a waited run that could only end when another
+ * one does (a delay, or enqueued behind a run in flight) would never answer, so it starts now or
+ * interrupts what is in flight.
+ */
+function runnable(operationId: string, body: any, template: ValidTemplate, threadId: string | undefined): any {
+  const waits = operationId === 'waitRun' || operationId === 'waitStatelessRun';
+  const busy = threadId !== undefined && model.isBusy(canonicalId(threadId));
+  const adjust = (item: any) => {
+    const run = { ...item };
+    if (template.knownAssistant !== null) run.assistant_id = nth(model.assistants, template.knownAssistant);
+    if (waits) {
+      delete run.after_seconds;
+      if (busy && run.multitask_strategy === 'enqueue') run.multitask_strategy = 'interrupt';
+    }
+    // A batch item may give it by the SDK's name too.
+    for (const name of ['after_seconds', 'afterSeconds'])
+      if (!waits && run[name] > 0) run[name] = Math.min(run[name] + 86_400, MAX_AFTER_SECONDS);
+    return run;
+  };
+  return Array.isArray(body) ? body.map(adjust) : adjust(body);
 }
 
 async function runValid(template: ValidTemplate): Promise<void> {
@@ -818,6 +900,9 @@ beforeAll(async () => {
   });
   model.providers.add('github');
   model.pools.add('python-pool');
+  // The one graph the test's emulator has (no graphs configured): by graph ID and by its default assistant's ID.
+  model.assistants.add('agent');
+  model.assistants.add(uuid5('agent', DEFAULT_ASSISTANT_NAMESPACE));
   ids.provider_id = 'github';
   ids.name = 'python-pool';
 

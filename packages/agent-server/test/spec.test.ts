@@ -216,6 +216,19 @@ describe('agent-server contract decisions', () => {
     }
   });
 
+  it('takes the LangGraph SDK’s camelCase batch fields exactly as their snake_case twins, and RunCreate’s fields as they are', () => {
+    const create = spec.components.schemas.RunCreate.properties;
+    const item = spec.components.schemas.RunBatchItem.properties;
+    const withoutDefault = ({ default: _default, ...rest }: any) => rest;
+    const snakeOf = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    for (const [name, schema] of Object.entries<any>(item)) {
+      expect(create[snakeOf(name)], `${name} of RunBatchItem is a field of RunCreate`).toBeDefined();
+      expect(schema, name).toEqual(withoutDefault(create[snakeOf(name)]));
+    }
+    expect(Object.keys(create).every((name) => name in item)).toBe(true);
+    expect(spec.components.schemas.RunBatchItem.if).toEqual(spec.components.schemas.RunCreate.if);
+  });
+
   it('uses uuids for thread and checkpoint ids', () => {
     expect(spec.components.parameters.ThreadId.schema.format).toBe('uuid');
     expect(spec.components.parameters.CheckpointId.schema.format).toBe('uuid');

@@ -15,6 +15,8 @@ export interface ParsedRequest {
   operation: ListedOperation;
   /** Path parameters as sent (not canonicalised). */
   path: Record<string, string>;
+  /** Query parameters as sent, read as their schema's type. */
+  query?: Record<string, any>;
   body: any;
 }
 
@@ -33,7 +35,16 @@ interface DeploymentRecord {
   revisions: Set<string>;
 }
 
+/** A run the model knows: its thread, and whether it has not ended (pending until a time no test reaches). */
+interface RunRecord {
+  threadId: string;
+  inFlight: boolean;
+}
+
 const canonical = (id: string) => id.replace(/^urn:uuid:/i, '').toLowerCase();
+
+/** The operations that create runs, on a thread or stateless. */
+export const RUN_CREATES = new Set(['createRun', 'waitRun', 'createStatelessRun', 'waitStatelessRun', 'createRunBatch']);
 
 export class RecordModel {
   /** Thread ID → the IDs of its checkpoints that answers have shown. */
@@ -43,6 +54,9 @@ export class RecordModel {
   readonly deployments = new Map<string, DeploymentRecord>();
   readonly providers = new Set<string>();
   readonly pools = new Set<string>();
+  /** What names an assistant a run may use: graph IDs and assistant IDs. */
+  readonly assistants = new Set<string>();
+  readonly runs = new Map<string, RunRecord>();
   private readonly resourceDefaults = SPECS['control-plane'].spec.components.schemas.DeploymentType['x-resource-defaults'];
 
   predict(request: ParsedRequest): Prediction {
@@ -73,7 +87,46 @@ export class RecordModel {
         return { status: thread?.has(canonical(body.checkpoint.checkpoint_id)) ? 200 : 404 };
       case 'updateThreadState': {
         const target = body.checkpoint?.checkpoint_id ?? body.checkpoint_id;
-        return { status: thread && (target === undefined || thread.has(canonical(target))) ? 200 : 404 };
+        if (!thread) return { status: 404 };
+        if (this.isBusy(canonical(path.thread_id!))) return { status: 409 };
+        return { status: target === undefined || thread.has(canonical(target)) ? 200 : 404 };
+      }
+      case 'createRun':
+      case 'waitRun': {
+        if (!this.knowsAssistant(body.assistant_id)) return { status: 404 };
+        if (!thread && body.if_not_exists !== 'create') return { status: 404 };
+        const target = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
+        if (target !== undefined && !thread?.has(canonical(target))) return { status: 404 };
+        const rejected = thread && this.isBusy(canonical(path.thread_id!)) && (body.multitask_strategy ?? 'reject') === 'reject';
+        return { status: rejected ? 409 : 200 };
+      }
+      // A stateless run's thread is new: it has no checkpoint to run from.
+      case 'createStatelessRun':
+      case 'waitStatelessRun':
+        return { status: this.knowsAssistant(body.assistant_id) && checkpointOf(body) === undefined ? 200 : 404 };
+      case 'createRunBatch':
+        return {
+          status: body.every((item: any) => this.knowsAssistant(item.assistant_id) && checkpointOf(item) === undefined) ? 200 : 404,
+        };
+      case 'listRuns':
+        return { status: thread ? 200 : 404 };
+      case 'getRun':
+      case 'joinRun':
+        return { status: this.runOf(path) ? 200 : 404 };
+      case 'deleteRun': {
+        const run = this.runOf(path);
+        return { status: run ? (run.inFlight ? 409 : 204) : 404 };
+      }
+      case 'cancelRun':
+        return { status: this.runOf(path) ? (request.query?.wait === true ? 204 : 202) : 404 };
+      case 'cancelRuns': {
+        if (body.status !== undefined) return { status: 204 };
+        const threadId = body.thread_id === undefined ? undefined : canonical(body.thread_id);
+        const known = body.run_ids.every((id: string) => {
+          const run = this.runs.get(canonical(id));
+          return run && (threadId === undefined || run.threadId === threadId);
+        });
+        return { status: known ? 204 : 404 };
       }
       case 'patchThreadState':
         return { status: thread && this.hasState(canonical(path.thread_id!)) ? 204 : 404 };
@@ -136,6 +189,25 @@ export class RecordModel {
         this.threads.get(canonical(path.thread_id!))?.add(answer.checkpoint.checkpoint_id);
         this.threadsWithState.add(canonical(path.thread_id!));
         break;
+      case 'createRun':
+      case 'waitRun':
+        this.applyRun(canonical(path.thread_id!), request.body, answer?.run_id);
+        break;
+      case 'deleteRun':
+        this.runs.delete(canonical(path.run_id!));
+        break;
+      case 'cancelRun':
+        this.cancel([canonical(path.run_id!)], request.query?.action ?? 'interrupt');
+        break;
+      case 'cancelRuns': {
+        const body = request.body;
+        const ids =
+          body.status === undefined
+            ? body.run_ids.map(canonical)
+            : [...this.runs].filter(([, run]) => run.inFlight && body.status !== 'running').map(([id]) => id);
+        this.cancel(ids, request.query?.action ?? 'interrupt');
+        break;
+      }
       case 'createDeployment':
         this.deployments.set(answer.id, { deployment: answer, revisions: new Set([answer.latest_revision_id]) });
         break;
@@ -158,6 +230,58 @@ export class RecordModel {
   private forget(threadId: string): void {
     this.threads.delete(threadId);
     this.threadsWithState.delete(threadId);
+    for (const [runId, run] of this.runs) if (run.threadId === threadId) this.runs.delete(runId);
+  }
+
+  /** Whether the thread has a run that has not ended: a run waiting for its `after_seconds`, or queued behind one. */
+  isBusy(threadId: string): boolean {
+    for (const run of this.runs.values()) if (run.threadId === threadId && run.inFlight) return true;
+    return false;
+  }
+
+  private knowsAssistant(name: string): boolean {
+    return this.assistants.has(name) || this.assistants.has(name.toLowerCase());
+  }
+
+  /** The run a path names, when it is on the path's thread. */
+  private runOf(path: Record<string, string>): RunRecord | undefined {
+    const run = this.runs.get(canonical(path.run_id!));
+    return run?.threadId === canonical(path.thread_id!) ? run : undefined;
+  }
+
+  /**
+   * A run accepted on a thread: it executes at once (the test's graph answers at once) unless it
+   * waits for its `after_seconds` or, enqueued, for the runs in flight; a strategy that interrupts
+   * or rolls back ends those first.
+   */
+  private applyRun(threadId: string, body: any, runId: string | undefined): void {
+    if (!this.threads.has(threadId)) this.threads.set(threadId, new Set());
+    const strategy = body.multitask_strategy ?? 'reject';
+    const busy = this.isBusy(threadId);
+    if (busy && (strategy === 'interrupt' || strategy === 'rollback'))
+      this.cancel(
+        [...this.runs].filter(([, run]) => run.threadId === threadId && run.inFlight).map(([id]) => id),
+        strategy,
+      );
+    const inFlight = (body.after_seconds ?? 0) > 0 || (busy && strategy === 'enqueue');
+    const writes = (body.input != null && !body.command) || body.command?.update != null || body.command?.goto !== undefined;
+    if (!inFlight && writes) this.threadsWithState.add(threadId);
+    if (runId) this.runs.set(runId, { threadId, inFlight });
+  }
+
+  /** Runs cancelled: `interrupt` ends them, `rollback` deletes them. */
+  private cancel(runIds: string[], action: 'interrupt' | 'rollback'): void {
+    for (const runId of runIds) {
+      const run = this.runs.get(runId);
+      if (!run?.inFlight) continue;
+      if (action === 'rollback') this.runs.delete(runId);
+      else run.inFlight = false;
+    }
+  }
+
+  /** Runs of a thread (its ended ones only, for a join that must not wait), for a request to name. */
+  runsOf(threadId: string, options: { ended?: boolean } = {}): string[] {
+    return [...this.runs].filter(([, run]) => run.threadId === threadId && !(options.ended && run.inFlight)).map(([id]) => id);
   }
 
   /** `resource_spec.min_scale` above `max_scale`, the left-out fields taken from `current` or the type's defaults. */
@@ -196,6 +320,11 @@ export class RecordModel {
     }
     return refusals;
   }
+}
+
+/** The checkpoint a run body names, by any of its fields (a batch item's camelCase `checkpointId` too). */
+function checkpointOf(body: any): string | undefined {
+  return body.checkpoint_id ?? body.checkpoint?.checkpoint_id ?? (body.checkpoint_id === undefined ? body.checkpointId : undefined);
 }
 
 /** A secret name listed again: refused at the repeat. */

@@ -56,6 +56,8 @@ export interface RunEngineParts {
 
 type CancelAction = 'interrupt' | 'rollback';
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** A run executing now: how to stop it. */
 interface Execution {
   runId: string;
@@ -284,10 +286,14 @@ export class RunEngine {
     const due = Date.parse(next.created_at) - this.parts.now();
     if (due > 0) {
       clearTimeout(this.wakeUps.get(threadId));
-      const timer = setTimeout(() => {
-        this.wakeUps.delete(threadId);
-        this.kick(threadId);
-      }, due);
+      // A timer holds at most 2^31 − 1 ms (24.8 days); a later run is looked at again then.
+      const timer = setTimeout(
+        () => {
+          this.wakeUps.delete(threadId);
+          this.kick(threadId);
+        },
+        Math.min(due, MAX_TIMER_MS),
+      );
       timer.unref();
       this.wakeUps.set(threadId, timer);
       return;
