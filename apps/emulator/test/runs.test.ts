@@ -154,13 +154,16 @@ describe('a conversation', () => {
 describe('interrupts and breakpoints', () => {
   it('pauses at an interrupt, shows it, and replies once resumed', async () => {
     const threadId = await newThread();
+    // As LangGraph's servers answer it: only what the run stopped at; the values are in the state.
     const paused = (await client.runs.wait(threadId, 'support', { input: ask('I want a refund') })) as Values;
-    expect(paused.__interrupt__).toEqual([{ value: { question: 'Refund $20?' }, id: expect.any(String) }]);
-    expect(texts(paused)).toEqual(['human: I want a refund']);
-    expect((await client.threads.get(threadId)).status).toBe('interrupted');
+    expect(paused).toEqual({ __interrupt__: [{ value: { question: 'Refund $20?' }, id: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
+    const thread = await client.threads.get(threadId);
+    expect(thread.status).toBe('interrupted');
     const state = await client.threads.getState(threadId);
+    expect(texts(state.values)).toEqual(['human: I want a refund']);
     expect(state.next).toEqual(['agent']);
     expect(state.tasks[0]!.interrupts).toEqual(paused.__interrupt__);
+    expect(thread.interrupts).toEqual({ [state.tasks[0]!.id]: paused.__interrupt__ });
     expect((await client.runs.list(threadId))[0]!.status).toBe('success');
 
     const resumed = await client.runs.wait(threadId, 'support', { command: { resume: 'approved' } });
@@ -172,18 +175,40 @@ describe('interrupts and breakpoints', () => {
   it('stops before a node with interrupt_before, and goes on with input null', async () => {
     const threadId = await newThread();
     const stopped = await client.runs.wait(threadId, 'support', { input: ask('my order?'), interruptBefore: ['tools'] });
-    expect(texts(stopped).at(-1)).toBe('ai: Let me look up order 4512.');
+    expect(stopped).toEqual({ __interrupt__: [] });
     expect((await client.threads.get(threadId)).status).toBe('interrupted');
-    expect((await client.threads.getState(threadId)).next).toEqual(['tools']);
+    const state = await client.threads.getState(threadId);
+    expect(texts(state.values).at(-1)).toBe('ai: Let me look up order 4512.');
+    expect(state.next).toEqual(['tools']);
+    expect((await client.threads.get(threadId)).interrupts).toEqual({ [state.tasks[0]!.id]: [] });
     const done = await client.runs.wait(threadId, 'support', { input: null, interruptBefore: ['tools'] });
     expect(texts(done).at(-1)).toBe('ai: It shipped yesterday.');
     expect((await client.threads.get(threadId)).status).toBe('idle');
   });
 
-  it('stops after a node with interrupt_after', async () => {
+  it('stops after a node with interrupt_after, even the last one', async () => {
     const threadId = await newThread();
-    await client.runs.wait(threadId, 'support', { input: ask('my order?'), interruptAfter: ['agent'] });
+    expect(await client.runs.wait(threadId, 'support', { input: ask('my order?'), interruptAfter: ['agent'] })).toEqual({
+      __interrupt__: [],
+    });
     expect((await client.threads.getState(threadId)).next).toEqual(['tools']);
+    expect(await client.runs.wait(threadId, 'support', { input: null, interruptAfter: ['agent'] })).toEqual({ __interrupt__: [] });
+    const state = await client.threads.getState(threadId);
+    expect(texts(state.values).at(-1)).toBe('ai: It shipped yesterday.');
+    expect(state.next).toEqual([]);
+    // Nothing left to run: a continue with input null does nothing and answers the values.
+    expect(texts(await client.runs.wait(threadId, 'support', { input: null })).at(-1)).toBe('ai: It shipped yesterday.');
+  });
+
+  it('takes a command update and goto as input: one input checkpoint, then the node named', async () => {
+    const threadId = await newThread('echo');
+    const values = await client.runs.wait(threadId, 'echo', { command: { update: ask('via command'), goto: 'agent' } });
+    expect(texts(values)).toEqual(['human: via command', 'ai: via command']);
+    const history = await client.threads.getHistory(threadId);
+    expect(history.map((s) => [s.metadata?.source, s.metadata?.step, s.next])).toEqual([
+      ['loop', 0, []],
+      ['input', -1, ['agent']],
+    ]);
   });
 
   it('fails a run whose reply raises, with the error in the answer and on the task', async () => {

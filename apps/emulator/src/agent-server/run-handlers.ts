@@ -30,8 +30,8 @@ export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadSt
     'Content-Location': stateless ? `/runs/${run.run_id}` : `/threads/${run.thread_id}/runs/${run.run_id}`,
   });
   /** Waits for a run the request created: a client that goes away cancels it when the run asks so. */
-  const waitFor = (run: RunRow, onDisconnect: (listener: () => void) => void, stateless: boolean) => {
-    if (run.kwargs.on_disconnect === 'cancel') onDisconnect(() => engine.cancelRuns([run.run_id], 'interrupt'));
+  const waitFor = (run: RunRow, body: RunCreate, onDisconnect: (listener: () => void) => void, stateless: boolean) => {
+    if (body.on_disconnect === 'cancel') onDisconnect(() => engine.cancelRuns([run.run_id], 'interrupt'));
     return engine.outcome(run).then((outcome) => ({ status: 200 as const, body: outcome, headers: located(run, stateless) }));
   };
 
@@ -42,7 +42,7 @@ export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadSt
     },
 
     waitRun({ path, body, headers, onDisconnect }) {
-      return waitFor(create(path.thread_id, body, headers), onDisconnect, false);
+      return waitFor(create(path.thread_id, body, headers), body, onDisconnect, false);
     },
 
     createStatelessRun({ body, headers }) {
@@ -51,7 +51,7 @@ export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadSt
     },
 
     waitStatelessRun({ body, headers, onDisconnect }) {
-      return waitFor(create(null, body, headers), onDisconnect, true);
+      return waitFor(create(null, body, headers), body, onDisconnect, true);
     },
 
     createRunBatch({ body, headers }) {
@@ -127,10 +127,19 @@ function snakeCased(item: RunBatchItem): RunCreate {
   return fields as RunCreate;
 }
 
-/** A run as the API shows it: without what only the engine keeps. */
+/** A run as the API shows it, in the order of LangGraph's servers; what only the engine keeps is left out. */
 function shown(run: RunRow): Run {
-  const { attempt: _attempt, outcome: _outcome, ...visible } = run;
-  return visible;
+  return {
+    run_id: run.run_id,
+    thread_id: run.thread_id,
+    assistant_id: run.assistant_id,
+    metadata: run.metadata,
+    status: run.status,
+    kwargs: run.kwargs,
+    multitask_strategy: run.multitask_strategy,
+    created_at: run.created_at,
+    updated_at: run.updated_at,
+  };
 }
 
 /**

@@ -14,7 +14,7 @@
 // - A step is committed, checkpoint and reply cursor together, before the next one begins; a
 //   cancelled run stops at its next pause (a streamed chunk's delay) and writes nothing more.
 import type { Interrupt, RunCommand, RunError, ThreadTask } from '@agentplane/agent-server';
-import { newCheckpointId, newId } from '../../shared/ids.js';
+import { canonicalUuid, newCheckpointId, newId, newRunId } from '../../shared/ids.js';
 import { AGENT, GRAPH_NODES, nextAfter, pendingToolCalls, START, TOOLS } from '../react-agent.js';
 import type { ReplyEntry, ScriptedGraph } from '../scripted-graph.js';
 import { messageText, renderReplyText } from '../scripted-graph.js';
@@ -86,6 +86,7 @@ class Execution {
   private readonly interruptBefore: readonly string[] | '*';
   private readonly interruptAfter: readonly string[] | '*';
   private readonly recursionLimit: number;
+  /** Steps this run has taken, `__start__` included. */
   private stepsTaken = 0;
 
   constructor(private readonly context: GraphRun) {
@@ -95,7 +96,7 @@ class Execution {
     this.threadId = run.thread_id;
     const config = run.kwargs.config as Values;
     const configurable = (config.configurable ?? {}) as Values;
-    const forkFrom = typeof configurable.checkpoint_id === 'string' ? configurable.checkpoint_id : undefined;
+    const forkFrom = typeof configurable.checkpoint_id === 'string' ? canonicalUuid(configurable.checkpoint_id) : undefined;
     // A run that starts again after a restart continues from where its first attempt got.
     const head =
       forkFrom && !this.wroteCheckpoints() ? threads.checkpoint(this.threadId, forkFrom) : threads.latestCheckpoint(this.threadId);
@@ -122,12 +123,8 @@ class Execution {
     // it stopped before is not a breakpoint again.
     let continuing = true;
     if (command) {
-      if (command.update != null && !retried) {
-        this.applyCommandUpdate(command.update);
-        continuing = resumed;
-      }
-      if (command.goto !== undefined && !retried) {
-        this.goTo(command.goto);
+      if ((command.update != null || command.goto !== undefined) && !retried) {
+        this.writeCommand(command);
         continuing = resumed;
       }
     } else if (input != null && !retried) {
@@ -138,7 +135,8 @@ class Execution {
     while (this.head && this.head.next.length > 0) {
       const node = this.head.next[0]!;
       if (!(first && continuing) && matches(this.interruptBefore, node)) throw new Paused([]);
-      if (this.stepsTaken >= this.recursionLimit)
+      // LangGraph's loop takes at most recursion_limit + 1 steps per run (`__start__` counts).
+      if (this.stepsTaken > this.recursionLimit)
         throw new NodeError(
           'GraphRecursionError',
           `Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langgraph/GRAPH_RECURSION_LIMIT/\n`,
@@ -147,7 +145,8 @@ class Execution {
       first = false;
       this.stepsTaken++;
       this.writeStep(node, written.values, written.cursor);
-      if (matches(this.interruptAfter, node) && this.head.next.length > 0) throw new Paused([]);
+      // As in LangGraph, a node in interrupt_after stops the run after it, even as the last one.
+      if (matches(this.interruptAfter, node)) throw new Paused([]);
     }
   }
 
@@ -161,7 +160,7 @@ class Execution {
       tasks: [start],
       metadata: { ...this.metadata, source: 'input', step, parents: {} },
     });
-    this.stepsTaken = 0;
+    this.stepsTaken = 1;
     this.writeStep(START, input, undefined);
   }
 
@@ -193,7 +192,7 @@ class Execution {
     if (!choice)
       throw new NodeError(
         'Error',
-        `No scripted reply of graph "${this.graph.id}" matches the last human message: ${JSON.stringify(input)}`,
+        `No scripted reply of graph "${this.graph.id}" matches the last human message ${JSON.stringify(input)}`,
         AGENT,
       );
     const { entry, nextCursor } = choice;
@@ -214,34 +213,56 @@ class Execution {
     for (let i = 0; i < Math.max(chunks.length, 1); i++) await pause(delayMs, this.context.signal);
   }
 
-  /** What node `agent` writes for a reply: its AI message, and the reply's `update`. */
+  /**
+   * What node `agent` writes for a reply: its AI message, and the reply's `update`. LangGraph's
+   * server calls models with streaming callbacks, so the message it stores is the concatenated
+   * stream (`AIMessageChunk`): its ID is `run-` and the model call's run ID, and it keeps the
+   * tool calls' `tool_call_chunks`, whether the run was streamed or not.
+   */
   private reply(entry: ReplyEntry, input: string, resume: unknown): Values {
+    const calls = (entry.tool_calls ?? []).map((call) => ({
+      name: call.name,
+      args: call.args ?? {},
+      id: call.id ?? newId(),
+      type: 'tool_call',
+    }));
     const message: Values = {
       type: 'ai',
-      id: `run-${newId()}`,
+      id: `run-${newRunId()}`,
       content: renderReplyText(entry.text ?? '', { input, resume }),
-      tool_calls: (entry.tool_calls ?? []).map((call) => ({
+      tool_call_chunks: calls.map((call, index) => ({
         name: call.name,
-        args: call.args ?? {},
-        id: call.id ?? newId(),
-        type: 'tool_call',
+        args: JSON.stringify(call.args),
+        id: call.id,
+        index,
+        type: 'tool_call_chunk',
       })),
+      tool_calls: calls,
       invalid_tool_calls: [],
     };
     return { messages: [message], ...(entry.update ?? {}) };
   }
 
-  /** A `command.update`: written as the last node that ran would have written it, then the graph goes on from there. */
-  private applyCommandUpdate(update: NonNullable<RunCommand['update']>): void {
-    const written = Array.isArray(update) ? Object.fromEntries(update as [string, unknown][]) : (update as Values);
-    const node = lastWriter(this.head) ?? START;
-    this.writeStep(node, written, undefined, 'update');
-  }
-
-  /** A `command.goto`: the nodes named run next. */
-  private goTo(goto: NonNullable<RunCommand['goto']>): void {
-    const targets = [goto].flat().map((target) => (typeof target === 'string' ? target : target.node));
-    const next = targets.filter((node) => GRAPH_NODES.includes(node));
+  /**
+   * A command's `update` and `goto`, as LangGraph takes a Command for input: one `input` checkpoint
+   * with the update applied, whose `next` is the nodes `goto` names (else what the thread had
+   * next); the graph goes on from there.
+   */
+  private writeCommand(command: RunCommand): void {
+    const update =
+      command.update == null
+        ? {}
+        : Array.isArray(command.update)
+          ? Object.fromEntries(command.update as [string, unknown][])
+          : (command.update as Values);
+    this.values = applyValues(this.values, this.ofState(update));
+    const next =
+      command.goto === undefined
+        ? (this.head?.next ?? [])
+        : [command.goto]
+            .flat()
+            .map((target) => (typeof target === 'string' ? target : target.node))
+            .filter((node) => GRAPH_NODES.includes(node));
     this.commit({
       values: this.values,
       next,
@@ -333,9 +354,8 @@ class Execution {
 
 /** The metadata LangGraph's server adds to every checkpoint of a run: its configurable keys, its metadata, the attempt. */
 function runCheckpointMetadata(run: RunRow, configurable: Values): Values {
-  const visible = Object.fromEntries(
-    Object.entries(configurable).filter(([key]) => !key.startsWith('__') && key !== 'checkpoint_id' && key !== 'checkpoint_ns'),
-  );
+  const hidden = new Set(['checkpoint_id', 'checkpoint_ns', 'checkpoint_map', 'run_id', 'thread_id']);
+  const visible = Object.fromEntries(Object.entries(configurable).filter(([key]) => !key.startsWith('__') && !hidden.has(key)));
   return {
     ...visible,
     ls_integration: 'langgraph',
@@ -349,12 +369,6 @@ function runCheckpointMetadata(run: RunRow, configurable: Values): Values {
 }
 
 const stepOf = (checkpoint: CheckpointRow): number => (typeof checkpoint.metadata.step === 'number' ? checkpoint.metadata.step : -1);
-
-/** The node that wrote a checkpoint, when one node did: where a state update acts from. */
-function lastWriter(checkpoint: CheckpointRow | undefined): string | undefined {
-  const done = checkpoint?.tasks.filter((task) => task.result !== null && task.result !== undefined) ?? [];
-  return done.length === 1 ? done[0]!.name : undefined;
-}
 
 /** The tasks of a checkpoint once `node` ran: its task records what it wrote. */
 function withResult(tasks: ThreadTask[], node: string, written: Values): ThreadTask[] {

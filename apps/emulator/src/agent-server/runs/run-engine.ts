@@ -101,6 +101,8 @@ export class RunEngine {
       let thread: ThreadRow | undefined = stateless ? undefined : threads.get(id);
       if (!thread && !stateless && body.if_not_exists !== 'create') throw new HttpError(404, `Thread with ID ${id} not found.`);
       const runMetadata = body.metadata ?? {};
+      // A thread the run creates lends the run none of its metadata (LangGraph's servers merge the thread's before it exists).
+      const createsThread = !thread;
       if (!thread) {
         const created: ThreadRow & { values: Values } = {
           thread_id: id,
@@ -133,12 +135,14 @@ export class RunEngine {
         thread = { ...thread, metadata };
       }
       const runId = newRunId();
-      const metadata = { ...assistant.metadata, ...thread.metadata, ...runMetadata };
-      const config = mergeConfig(assistant.config, thread.config, requestConfig);
+      const metadata = { ...assistant.metadata, ...(createsThread ? {} : thread.metadata), ...runMetadata };
+      // The run's config is its assistant's and its own; the thread's enters through `configurable` only.
       const configurable: Values = {
-        ...(config.configurable as Values | undefined),
-        ...(checkpointId === undefined ? {} : { checkpoint_id: canonicalUuid(checkpointId) }),
-        ...(body.checkpoint?.checkpoint_ns === undefined ? {} : { checkpoint_ns: body.checkpoint.checkpoint_ns }),
+        ...(assistant.config.configurable as Values | undefined),
+        ...(thread.config.configurable as Values | undefined),
+        ...(requestConfig.configurable as Values),
+        ...(body.checkpoint ?? {}),
+        ...(body.checkpoint_id === undefined ? {} : { checkpoint_id: body.checkpoint_id }),
         ...(body.langsmith_tracer
           ? { langsmith_project: body.langsmith_tracer.project_name, langsmith_example_id: body.langsmith_tracer.example_id }
           : {}),
@@ -160,7 +164,7 @@ export class RunEngine {
         kwargs: withoutUndefined({
           input: body.input,
           command: body.command,
-          config: { ...config, configurable, metadata },
+          config: { ...assistant.config, ...requestConfig, configurable, metadata },
           context: mergeContext(assistant.context, body.context),
           stream_mode: streamMode,
           interrupt_before: body.interrupt_before,
@@ -170,7 +174,6 @@ export class RunEngine {
           temporary: stateless && (body.on_completion ?? 'delete') === 'delete',
           subgraphs: body.stream_subgraphs ?? false,
           resumable: body.stream_resumable ?? false,
-          on_disconnect: body.on_disconnect,
         }),
         multitask_strategy: strategy,
         attempt: 0,
@@ -305,7 +308,7 @@ export class RunEngine {
 
   private async execute(queued: RunRow, signal: AbortSignal): Promise<void> {
     const { runs, threads, graphs } = this.parts;
-    runs.transaction(() => runs.start(queued.run_id, this.nowIso()));
+    runs.transaction(() => runs.start(queued.run_id));
     const run: RunRow = { ...queued, status: 'running', attempt: queued.attempt + 1 };
     const log = this.events.open(run.run_id);
     const startedAt = this.nowIso();
@@ -341,8 +344,14 @@ export class RunEngine {
   /** Records how a run ended, settles its thread (or deletes a stateless run's), and answers what waiters get. */
   private finish(run: RunRow, outcome: RunOutcome): RunWaitResult {
     const { runs, threads } = this.parts;
+    // A run that stopped at an interrupt or a breakpoint answers what it waits at, as LangGraph's
+    // last `values` event has it: `{"__interrupt__": [...]}` (empty at a breakpoint).
     const answer: RunWaitResult =
-      outcome.status === 'error' ? { __error__: outcome.error } : withInterrupts(outcome.values, outcome.interrupts);
+      outcome.status === 'error'
+        ? { __error__: outcome.error }
+        : outcome.interrupts
+          ? { __interrupt__: outcome.interrupts }
+          : outcome.values;
     runs.transaction(() => {
       if (!runs.get(run.run_id)) return;
       runs.finish(run.run_id, outcome.status, answer, this.nowIso());
@@ -383,11 +392,6 @@ export class ScriptError extends Error {
 }
 
 const graphIdOf = (run: RunRow): string => String(((run.kwargs.config as Values).configurable as Values).graph_id);
-
-/** A waiter's answer: the values, with the interrupts the thread now waits at. */
-function withInterrupts(values: Values, interrupts: Interrupt[] | undefined): RunWaitResult {
-  return interrupts && interrupts.length > 0 ? { ...values, __interrupt__: interrupts } : values;
-}
 
 /** LangGraph's config merge: later configs win key by key, `configurable` merged one level down. */
 function mergeConfig(...configs: Values[]): Values {

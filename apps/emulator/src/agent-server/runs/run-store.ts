@@ -36,7 +36,8 @@ export class RunStore {
       inFlight: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE status IN ('pending', 'running') ORDER BY created_at, run_id`),
       withStatus: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE status = ? ORDER BY created_at, run_id`),
       setStatus: db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?'),
-      start: db.prepare("UPDATE runs SET status = 'running', updated_at = ?, attempt = attempt + 1 WHERE run_id = ?"),
+      // Starting does not touch updated_at, as LangGraph's servers leave it.
+      start: db.prepare("UPDATE runs SET status = 'running', attempt = attempt + 1 WHERE run_id = ?"),
       finish: db.prepare('UPDATE runs SET status = ?, updated_at = ?, outcome = ? WHERE run_id = ?'),
       delete: db.prepare('DELETE FROM runs WHERE run_id = ?'),
       deleteOfAssistant: db.prepare('DELETE FROM runs WHERE assistant_id = ?'),
@@ -98,8 +99,8 @@ export class RunStore {
   }
 
   /** Marks a run running, one more attempt. */
-  start(runId: string, now: string): void {
-    this.statements.start.run(now, runId);
+  start(runId: string): void {
+    this.statements.start.run(runId);
   }
 
   setStatus(runId: string, status: RunStatus, now: string): void {
