@@ -7,10 +7,40 @@ export interface LangGraphServer {
   pid: number;
   /** From spawn to the first answer of /ok. */
   startupMs: number;
+  /** The server's project folder (langgraph.json, generated graph modules, server.log, .langgraph_api/). */
+  project: string;
   /** Stops the whole process group and removes the server's project folder. */
   stop(): Promise<void>;
 }
 
 export function ensureInstalled(options?: { log?: (line: string) => void }): Promise<void>;
 
-export function startLangGraphServer(options: { port: number; timeoutMs?: number; log?: (line: string) => void }): Promise<LangGraphServer>;
+/** A scripted graph: the emulator's `graphs.<graph_id>` config (see src/scripted.js). */
+export interface ScriptedGraphConfig {
+  /** Extra state keys and their defaults; `messages` is always there (default []). */
+  state?: Record<string, unknown>;
+  /** The chat model of node `agent`: one entry used per model call. */
+  replies?: Array<{
+    match?: string;
+    text?: string;
+    tool_calls?: Array<{ name: string; args?: Record<string, unknown>; id?: string }>;
+    update?: Record<string, unknown>;
+    interrupt?: unknown;
+    error?: string;
+  }>;
+  /** Node `tools`: the content of the ToolMessage answering each call (a tool not listed answers "ok"). */
+  tools?: Record<string, string>;
+  stream?: { chunk?: 'word' | 'char' | 'whole'; delay_ms?: number };
+}
+
+export function readGraphsFile(file: string): Promise<Record<string, ScriptedGraphConfig>>;
+
+export function startLangGraphServer(options: {
+  port: number;
+  /** Scripted graphs by graph id; without it, the one `agent` graph of src/graph.js. */
+  graphs?: Record<string, ScriptedGraphConfig>;
+  /** More graphs by langgraph.json spec (`path/to/module.js:export`), such as a prebuilt to compare with. */
+  rawGraphs?: Record<string, string>;
+  timeoutMs?: number;
+  log?: (line: string) => void;
+}): Promise<LangGraphServer>;
