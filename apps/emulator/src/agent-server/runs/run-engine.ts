@@ -14,7 +14,7 @@
 //   more runs wait.
 // - Runs are as durable as threads: a run in flight when the process died starts again when the
 //   emulator starts on the same file, from its thread's latest checkpoint (`recover`).
-import type { Interrupt, Run, RunCreate, RunWaitResult, ThreadStatus } from '@agentplane/agent-server';
+import type { Run, RunCreate, RunWaitResult, ThreadStatus } from '@agentplane/agent-server';
 import { HttpError } from '../../http/http-error.js';
 import { canonicalUuid, newRunId, newThreadId } from '../../shared/ids.js';
 import type { GraphRegistry } from '../scripted-graph.js';
