@@ -11,6 +11,7 @@ import type { LangGraphServer } from '../../../reference-servers/langgraph-js/se
 import { startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
 import type { TestEmulator } from './support/harness.js';
 import { isUuid, specOf, startTestEmulator } from './support/harness.js';
+import { RUN_GRAPHS, RUN_SCENARIOS } from './support/langgraph-run-scenarios.js';
 import { SCENARIOS } from './support/langgraph-scenarios.js';
 
 /** One place where the two observations differ; `path` has `[*]` for every array index. */
@@ -24,12 +25,27 @@ interface Difference {
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 const ABSENT = '(absent)';
 
-/** Ids and timestamps differ on every run: masked, so that only their presence is compared. */
+const RUN_ID = /^run-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const HEX_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * Ids and timestamps differ on every run: masked, so that only their presence is compared. Masked
+ * too: a message ID made of a model call's run ID (`run-<uuid>`), an interrupt's 32-digit ID, and
+ * object keys that are IDs (a thread's `interrupts` are keyed by task ID).
+ */
 function mask(value: unknown): unknown {
-  if (typeof value === 'string') return isUuid(value) ? '<uuid>' : TIMESTAMP.test(value) ? '<timestamp>' : value;
+  if (typeof value === 'string') return maskText(value);
   if (Array.isArray(value)) return value.map(mask);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mask(item)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskText(key), mask(item)]));
   return value;
+}
+
+function maskText(text: string): string {
+  if (isUuid(text)) return '<uuid>';
+  if (RUN_ID.test(text)) return 'run-<uuid>';
+  if (HEX_ID.test(text)) return '<hex32>';
+  return TIMESTAMP.test(text) ? '<timestamp>' : text;
 }
 
 function compare(scenario: string, path: string, langgraph: unknown, emulator: unknown, into: Difference[]): void {
@@ -58,6 +74,7 @@ const isAt = (place: Place, seen: Place) => (place.scenario === '*' || place.sce
  */
 const DIFFERENCES: Record<string, Place[]> = {
   'thread-values': [
+    { scenario: 'run that creates its thread', path: '$.thread.values' },
     { scenario: 'create empty', path: '$.values' },
     { scenario: 'create with ttl', path: '$.values' },
     { scenario: 'get', path: '$.values' },
@@ -65,16 +82,54 @@ const DIFFERENCES: Record<string, Place[]> = {
     { scenario: 'search with extract', path: '$[*].values' },
   ],
   'thread-state-updated-at': [
+    { scenario: 'run that creates its thread', path: '$.thread.state_updated_at' },
     { scenario: '*', path: '$.state_updated_at' },
     { scenario: 'copy', path: '$.copy.state_updated_at' },
     { scenario: 'search with extract', path: '$[*].state_updated_at' },
   ],
-  'state-checkpoint-fields': ['', '.state', '.history[*]'].flatMap((at) =>
-    ['checkpoint_id', 'parent_checkpoint_id', 'metadata.checkpoint_id', 'metadata.graph_id', 'metadata.writes'].map((field) => ({
+  'state-checkpoint-fields': [
+    ...['', '.state', '.history[*]'].flatMap((at) =>
+      ['checkpoint_id', 'parent_checkpoint_id', 'metadata.checkpoint_id', 'metadata.graph_id', 'metadata.writes'].map((field) => ({
+        scenario: '*',
+        path: `$${at}.${field}`,
+      })),
+    ),
+    ...['checkpoint_id', 'parent_checkpoint_id', 'metadata.checkpoint_id'].map((field) => ({
       scenario: '*',
-      path: `$${at}.${field}`,
+      path: `$.history.entries[*].${field}`,
     })),
-  ),
+  ],
+  // Runs (RUN_SCENARIOS).
+  'run-metadata-platform': ['langgraph_version', 'langgraph_api_url'].map((key) => ({
+    scenario: '*',
+    path: `$.history.entries[*].metadata.${key}`,
+  })),
+  'tool-message-metadata': [
+    '$.answer.messages[*].metadata',
+    '$.after.values.messages[*].metadata',
+    '$.continued.messages[*].metadata',
+    '$.second.messages[*].metadata',
+    '$.history.entries[*].values.messages[*].metadata',
+    '$.history.entries[*].tasks[*].result.messages[*].metadata',
+  ].map((path) => ({ scenario: '*', path })),
+  'run-error-message': [{ scenario: 'scripted error', path: '$.answer.__error__.message' }],
+  'task-error-message': [{ scenario: 'scripted error', path: '$.after.tasks[*].error' }],
+  'checkpoint-not-sticky': [{ scenario: 'a plain run after regenerating', path: '$.next.messages' }],
+  'rollback-deletes-the-run': [
+    ...['$.run.answer', '$.run.failedWith', '$.status'].map((path) => ({ scenario: 'cancel with rollback', path })),
+    ...['$.first.answer', '$.first.failedWith', '$.joined.messages'].map((path) => ({ scenario: 'multitask rollback', path })),
+  ],
+  'cancel-wait-false': [{ scenario: 'cancel without waiting', path: '$.status' }],
+  'run-reject-409': [{ scenario: 'multitask reject', path: '$.second.failedWith' }],
+  'run-unknown-thread-404': [{ scenario: 'run on an unknown thread', path: '$.refused.failedWith' }],
+  'runs-list-newest-first': [
+    { scenario: 'runs listed', path: '$.all[*]' },
+    { scenario: 'runs listed', path: '$.page' },
+  ],
+  'delete-active-run': ['$.deleted.answer', '$.deleted.failedWith'].map((path) => ({ scenario: 'delete a running run', path })),
+  'cancel-many-served': ['$.cancelled.answer', '$.cancelled.failedWith'].map((path) => ({ scenario: 'cancel many', path })),
+  'run-input-and-command': ['$.answer.answer', '$.answer.failedWith'].map((path) => ({ scenario: 'input and command together', path })),
+  'wait-answers-json': [{ scenario: 'wait answer media type', path: '$.contentType' }],
   'remove-unknown-message': [{ scenario: 'create with a RemoveMessage of an unknown id', path: '$' }],
   'malformed-id-is-422': [{ scenario: 'get malformed id', path: '$' }],
   'history-before-config': [{ scenario: 'history with before', path: '$' }],
@@ -140,16 +195,33 @@ function declaredDifferences(): Set<string> {
 
 let langgraph: LangGraphServer;
 let emulator: TestEmulator;
+/** The same pair for runs: both running RUN_GRAPHS. */
+let langgraphRuns: LangGraphServer;
+let emulatorRuns: TestEmulator;
 const observed: Difference[] = [];
 
 const sdk = (apiUrl: string) => new Client({ apiUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
 
 beforeAll(async () => {
-  [langgraph, emulator] = await Promise.all([startLangGraphServer({ port: await freePort() }), startTestEmulator()]);
+  [langgraph, emulator, langgraphRuns, emulatorRuns] = await Promise.all([
+    startLangGraphServer({ port: await freePort() }),
+    startTestEmulator(),
+    startLangGraphServer({ port: await freePort(), graphs: RUN_GRAPHS }),
+    startTestEmulator({ graphs: RUN_GRAPHS }),
+  ]);
 }, 300_000);
 afterAll(async () => {
-  await Promise.all([langgraph?.stop(), emulator?.close()]);
+  await Promise.all([langgraph?.stop(), emulator?.close(), langgraphRuns?.stop(), emulatorRuns?.close()]);
 });
+
+/** Records a scenario's differences and fails on those no entry of DIFFERENCES (and of the spec) explains. */
+function expectDeclared(differences: Difference[]): void {
+  observed.push(...differences);
+  const undeclared = differences.filter(
+    (difference) => !Object.values(DIFFERENCES).some((places) => places.some((place) => isAt(place, difference))),
+  );
+  expect(undeclared, 'differences no entry of DIFFERENCES (and of the spec) explains').toEqual([]);
+}
 
 describe('the same SDK scenarios on the emulator and on the LangGraph JS server', () => {
   for (const scenario of Object.keys(SCENARIOS)) {
@@ -158,14 +230,29 @@ describe('the same SDK scenarios on the emulator and on the LangGraph JS server'
       const tag = `differential-${crypto.randomUUID()}`;
       const onLangGraph = await observe(sdk(langgraph.url), scenario, tag);
       const onEmulator = await observe(sdk(emulator.agentServerUrl), scenario, tag);
-      const differences = differencesOf(scenario, onLangGraph, onEmulator);
-      observed.push(...differences);
-      const undeclared = differences.filter(
-        (difference) => !Object.values(DIFFERENCES).some((places) => places.some((place) => isAt(place, difference))),
-      );
-      expect(undeclared, 'differences no entry of DIFFERENCES (and of the spec) explains').toEqual([]);
+      expectDeclared(differencesOf(scenario, onLangGraph, onEmulator));
       expect(emulator.errors).toEqual([]);
     });
+  }
+});
+
+describe('the same runs of the same scripted graphs on the emulator and on the LangGraph JS server', () => {
+  for (const scenario of Object.keys(RUN_SCENARIOS)) {
+    it(scenario, async () => {
+      const tag = `differential-${crypto.randomUUID()}`;
+      const run = async (url: string): Promise<Outcome> => {
+        try {
+          return { answer: mask(await RUN_SCENARIOS[scenario]!(sdk(url), url, tag)) };
+        } catch (error) {
+          const status = (error as { status?: number }).status;
+          if (typeof status !== 'number') throw error;
+          return { failedWith: status };
+        }
+      };
+      const [onLangGraph, onEmulator] = await Promise.all([run(langgraphRuns.url), run(emulatorRuns.agentServerUrl)]);
+      expectDeclared(differencesOf(scenario, onLangGraph, onEmulator));
+      expect(emulatorRuns.errors).toEqual([]);
+    }, 120_000);
   }
 });
 

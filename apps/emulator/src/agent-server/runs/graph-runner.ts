@@ -175,12 +175,15 @@ class Execution {
       const calls = pendingToolCalls(this.values);
       return {
         values: {
+          // A ToolMessage as LangChain writes it; the messages reducer gives it its ID.
           messages: calls.map((call) => ({
             type: 'tool',
             content: this.graph.toolAnswer(call.name),
             tool_call_id: call.id,
             name: call.name,
             status: 'success',
+            additional_kwargs: {},
+            response_metadata: {},
           })),
         },
       };
@@ -239,6 +242,8 @@ class Execution {
       })),
       tool_calls: calls,
       invalid_tool_calls: [],
+      additional_kwargs: {},
+      response_metadata: {},
     };
     return { messages: [message], ...(entry.update ?? {}) };
   }
@@ -372,7 +377,9 @@ const stepOf = (checkpoint: CheckpointRow): number => (typeof checkpoint.metadat
 
 /** The tasks of a checkpoint once `node` ran: its task records what it wrote. */
 function withResult(tasks: ThreadTask[], node: string, written: Values): ThreadTask[] {
-  return tasks.map((task) => (task.name === node ? { ...task, interrupts: [], result: written } : task));
+  // A task that raised an interrupt keeps it, and no result, once resumed: LangGraph records the
+  // resumed node's writes under the resume, not under the interrupted task.
+  return tasks.map((task) => (task.name === node && !task.interrupts?.length ? { ...task, result: written } : task));
 }
 
 /** Whether a breakpoint list names a node; `*` is every node of the graph (`__start__` is not one). */

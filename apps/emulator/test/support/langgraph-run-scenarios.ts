@@ -1,0 +1,289 @@
+// Conversations an app has with a deployed agent through the LangGraph SDK's RunsClient, as
+// scenarios that run the same on any server of the agent-server API running RUN_GRAPHS: each
+// returns what it observed (the run objects, the answers, the thread's status after each step, its
+// final state and its whole history), and a failed call is recorded as its HTTP status. The
+// differential test runs them on the emulator and on the real LangGraph JS server (its reference
+// server runs the same scripted graphs) and compares what they observed.
+import type { Client } from '@langchain/langgraph-sdk';
+import type { GraphDefinition } from '../../src/agent-server/scripted-graph.js';
+
+/** The scripted graphs both servers run. */
+export const RUN_GRAPHS: Record<string, GraphDefinition & { replies: Record<string, unknown>[] }> = {
+  echo: { replies: [{ text: '{{input}}' }] },
+  support: {
+    state: { topic: null },
+    replies: [
+      { match: '*refund*', interrupt: { question: 'Refund $20?' }, text: 'Refund sent ({{resume}}).', update: { topic: 'refund' } },
+      { match: '*order*', text: 'Let me look up order 4512.', tool_calls: [{ name: 'lookup_order', args: { order_id: '4512' } }] },
+      { match: '*order*', text: 'It shipped yesterday.', update: { topic: 'shipping' } },
+      { match: '*fail*', error: 'Model provider rate limit' },
+      { text: 'You said: {{input}}' },
+    ],
+    tools: { lookup_order: '{"status": "shipped"}' },
+  },
+  // Eight words, 400 ms before each: a run is running for about 3 s, time for a cancel or a second run.
+  slow: { replies: [{ text: 'one two three four five six seven eight' }], stream: { chunk: 'word', delay_ms: 400 } },
+};
+
+/** A scenario's view of one server: an SDK client, the server's URL for raw requests, and a tag unique to this run. */
+export type RunScenario = (client: Client, url: string, tag: string) => Promise<unknown>;
+
+const ask = (content: string) => ({ messages: [{ type: 'human', content }] });
+
+/** What a call answered, or the HTTP status it failed with. */
+async function attempt<T>(call: Promise<T>): Promise<{ answer: T } | { failedWith: number }> {
+  try {
+    return { answer: await call };
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (typeof status !== 'number') throw error;
+    return { failedWith: status };
+  }
+}
+
+const newThread = async (client: Client, tag: string, graphId: string) =>
+  (await client.threads.create({ metadata: { graph_id: graphId, suite: tag } })).thread_id;
+
+/** A thread as its readers see it: status, interrupts, and its state's values, next and tasks. */
+async function snapshot(client: Client, threadId: string) {
+  const thread = await client.threads.get(threadId);
+  const state = await client.threads.getState(threadId);
+  return { status: thread.status, interrupts: thread.interrupts, values: state.values, next: state.next, tasks: state.tasks };
+}
+
+/** The whole history, newest first, with each entry's parent as its position (which masking would hide). */
+async function history(client: Client, threadId: string) {
+  const entries = await client.threads.getHistory(threadId, { limit: 100 });
+  const positionOf = (id: string | null | undefined) => entries.findIndex((entry) => entry.checkpoint.checkpoint_id === id);
+  return { entries, parents: entries.map((entry) => positionOf(entry.parent_checkpoint?.checkpoint_id)) };
+}
+
+/** Polls until the run is running (the JS server's queue takes up to a second to start one). */
+async function running(client: Client, threadId: string, runId: string): Promise<void> {
+  for (let waited = 0; waited < 20_000; waited += 50) {
+    if ((await client.runs.get(threadId, runId)).status === 'running') return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`run ${runId} did not start within 20 s`);
+}
+
+/** Polls until the run has ended, for the runs a scenario does not wait for itself. */
+async function ended(client: Client, threadId: string, runId: string): Promise<void> {
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    const { status } = await client.runs.get(threadId, runId);
+    if (status !== 'pending' && status !== 'running') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`run ${runId} did not end within 30 s`);
+}
+
+/** A thread whose slow run is running, and that run. */
+async function busy(client: Client, tag: string) {
+  const threadId = await newThread(client, tag, 'slow');
+  const first = await client.runs.create(threadId, 'slow', { input: ask('first') });
+  await running(client, threadId, first.run_id);
+  return { threadId, first };
+}
+
+export const RUN_SCENARIOS: Record<string, RunScenario> = {
+  'plain reply': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    const answer = await client.runs.wait(threadId, 'support', { input: ask('hello'), metadata: { customer: 'acme' } });
+    return {
+      answer,
+      runs: await client.runs.list(threadId),
+      after: await snapshot(client, threadId),
+      history: await history(client, threadId),
+    };
+  },
+
+  'tool call and answer': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    const answer = await client.runs.wait(threadId, 'support', { input: ask('where is my order?') });
+    return { answer, after: await snapshot(client, threadId), history: await history(client, threadId) };
+  },
+
+  'interrupt and resume': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    const paused = await client.runs.wait(threadId, 'support', { input: ask('I want a refund') });
+    const whilePaused = await snapshot(client, threadId);
+    const resumed = await client.runs.wait(threadId, 'support', { command: { resume: 'yes' } });
+    return {
+      paused,
+      whilePaused,
+      resumed,
+      after: await snapshot(client, threadId),
+      runs: (await client.runs.list(threadId)).map((run) => run.status),
+      history: await history(client, threadId),
+    };
+  },
+
+  breakpoint: async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    const stopped = await client.runs.wait(threadId, 'support', { input: ask('my order?'), interruptBefore: ['tools'] });
+    const atBreakpoint = await snapshot(client, threadId);
+    const continued = await client.runs.wait(threadId, 'support', { input: null });
+    return { stopped, atBreakpoint, continued, after: await snapshot(client, threadId), history: await history(client, threadId) };
+  },
+
+  'scripted error': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    const answer = await client.runs.wait(threadId, 'support', { input: ask('please fail'), raiseError: false });
+    return { answer, after: await snapshot(client, threadId), runs: (await client.runs.list(threadId)).map((run) => run.status) };
+  },
+
+  'background run joined': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'echo');
+    const created = await client.runs.create(threadId, 'echo', { input: ask('in the background') });
+    const joined = await client.runs.join(threadId, created.run_id);
+    return { created, joined, run: await client.runs.get(threadId, created.run_id), after: await snapshot(client, threadId) };
+  },
+
+  'two runs on one thread': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    await client.runs.wait(threadId, 'support', { input: ask('hello') });
+    const second = await client.runs.wait(threadId, 'support', { input: ask('where is my order?') });
+    return { second, history: await history(client, threadId) };
+  },
+
+  'regenerate from a checkpoint': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'echo');
+    await client.runs.wait(threadId, 'echo', { input: ask('first') });
+    const input = (await client.threads.getHistory(threadId)).find((entry) => entry.metadata?.source === 'input')!;
+    const regenerated = await client.runs.wait(threadId, 'echo', { input: ask('edited'), checkpointId: input.checkpoint.checkpoint_id! });
+    return { regenerated, history: await history(client, threadId) };
+  },
+
+  'a plain run after regenerating': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'echo');
+    await client.runs.wait(threadId, 'echo', { input: ask('first') });
+    const input = (await client.threads.getHistory(threadId)).find((entry) => entry.metadata?.source === 'input')!;
+    await client.runs.wait(threadId, 'echo', { input: ask('edited'), checkpointId: input.checkpoint.checkpoint_id! });
+    const next = await client.runs.wait(threadId, 'echo', { input: ask('then this') });
+    return { next };
+  },
+
+  'cancel with interrupt': async (client, _url, tag) => {
+    const { threadId, first } = await busy(client, tag);
+    await client.runs.cancel(threadId, first.run_id, true, 'interrupt');
+    return { run: (await client.runs.get(threadId, first.run_id)).status, after: await snapshot(client, threadId) };
+  },
+
+  'cancel with rollback': async (client, _url, tag) => {
+    const { threadId, first } = await busy(client, tag);
+    await client.runs.cancel(threadId, first.run_id, true, 'rollback');
+    return { run: await attempt(client.runs.get(threadId, first.run_id)), status: (await client.threads.get(threadId)).status };
+  },
+
+  'cancel without waiting': async (client, url, tag) => {
+    const { threadId, first } = await busy(client, tag);
+    const response = await fetch(`${url}/threads/${threadId}/runs/${first.run_id}/cancel?wait=0`, { method: 'POST' });
+    await ended(client, threadId, first.run_id);
+    return { status: response.status };
+  },
+
+  'multitask reject': async (client, _url, tag) => {
+    const { threadId, first } = await busy(client, tag);
+    const second = await attempt(client.runs.create(threadId, 'echo', { input: ask('second') }));
+    await client.runs.cancel(threadId, first.run_id, true);
+    return { second };
+  },
+
+  'multitask interrupt': async (client, _url, tag) => {
+    const { threadId, first } = await busy(client, tag);
+    const second = await client.runs.create(threadId, 'echo', { input: ask('second'), multitaskStrategy: 'interrupt' });
+    const joined = await client.runs.join(threadId, second.run_id);
+    return { first: (await client.runs.get(threadId, first.run_id)).status, joined, after: await snapshot(client, threadId) };
+  },
+
+  'multitask rollback': async (client, _url, tag) => {
+    const { threadId, first } = await busy(client, tag);
+    const second = await client.runs.create(threadId, 'echo', { input: ask('second'), multitaskStrategy: 'rollback' });
+    const joined = await client.runs.join(threadId, second.run_id);
+    return { first: await attempt(client.runs.get(threadId, first.run_id)), joined };
+  },
+
+  'multitask enqueue': async (client, _url, tag) => {
+    const { threadId, first } = await busy(client, tag);
+    const second = await client.runs.create(threadId, 'echo', { input: ask('second'), multitaskStrategy: 'enqueue' });
+    const pending = (await client.runs.get(threadId, second.run_id)).status;
+    await ended(client, threadId, second.run_id);
+    return {
+      pending,
+      first: (await client.runs.get(threadId, first.run_id)).status,
+      second: (await client.runs.get(threadId, second.run_id)).status,
+      after: await snapshot(client, threadId),
+    };
+  },
+
+  'run on an unknown thread': async (client) => ({
+    refused: await attempt(client.runs.wait('3b7e9f1a-2c4d-4e6f-8a0b-1c2d3e4f5a6b', 'echo', { input: ask('x') })),
+  }),
+
+  'run that creates its thread': async (client, _url, tag) => {
+    const threadId = crypto.randomUUID();
+    const run = await client.runs.create(threadId, 'echo', { input: ask('x'), ifNotExists: 'create', metadata: { suite: tag } });
+    await client.runs.join(threadId, run.run_id);
+    return { run, thread: await client.threads.get(threadId) };
+  },
+
+  'unknown assistant': async (client, _url, tag) => ({
+    refused: await attempt(client.runs.wait(await newThread(client, tag, 'echo'), 'billing', { input: ask('x') })),
+  }),
+
+  'stateless run': async (client) => ({ answer: await client.runs.wait(null, 'echo', { input: ask('once') }) }),
+
+  'runs listed': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'echo');
+    for (const word of ['one', 'two', 'three']) await client.runs.wait(threadId, 'echo', { input: ask(word), metadata: { word } });
+    const words = (runs: { metadata?: Record<string, unknown> | null }[]) => runs.map((run) => run.metadata?.word);
+    return {
+      all: words(await client.runs.list(threadId)),
+      page: words(await client.runs.list(threadId, { limit: 1, offset: 1 })),
+    };
+  },
+
+  'join of a run that ended before another': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'echo');
+    const first = await client.runs.create(threadId, 'echo', { input: ask('one') });
+    await ended(client, threadId, first.run_id);
+    await client.runs.wait(threadId, 'echo', { input: ask('two') });
+    return { joined: await client.runs.join(threadId, first.run_id) };
+  },
+
+  'delete a running run': async (client, _url, tag) => {
+    const { threadId, first } = await busy(client, tag);
+    const deleted = await attempt(client.runs.delete(threadId, first.run_id));
+    await client.runs.cancel(threadId, first.run_id, true).catch(() => undefined);
+    return { deleted };
+  },
+
+  'cancel many': async (client, _url, tag) => {
+    const { threadId, first } = await busy(client, tag);
+    const cancelled = await attempt(client.runs.cancelMany({ threadId, runIds: [first.run_id] }));
+    await client.runs.cancel(threadId, first.run_id, true).catch(() => undefined);
+    return { cancelled };
+  },
+
+  'input and command together': async (client, _url, tag) => {
+    const threadId = await newThread(client, tag, 'echo');
+    return { answer: await attempt(client.runs.wait(threadId, 'echo', { input: ask('x'), command: { resume: 'y' } })) };
+  },
+
+  'wait answer media type': async (_client, url, tag) => {
+    const thread = await (
+      await fetch(`${url}/threads`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ metadata: { suite: tag } }),
+      })
+    ).json();
+    const response = await fetch(`${url}/threads/${thread.thread_id}/runs/wait`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ assistant_id: 'echo', input: ask('x') }),
+    });
+    await response.text();
+    return { contentType: response.headers.get('content-type') };
+  },
+};
