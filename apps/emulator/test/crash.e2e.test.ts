@@ -31,12 +31,23 @@ interface RunningCli {
 
 const children = new Set<ChildProcess>();
 
-async function startCli(db: string): Promise<RunningCli> {
+async function startCli(db: string, config?: string): Promise<RunningCli> {
   // No AGENTPLANE_EMULATOR_* from the environment: the flags alone decide.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AGENTPLANE_EMULATOR_')));
   const child = spawn(
     process.execPath,
-    [BIN, '--db', db, '--control-plane-port', '0', '--agent-server-port', '0', '--revision-step-ms', '20'],
+    [
+      BIN,
+      '--db',
+      db,
+      '--control-plane-port',
+      '0',
+      '--agent-server-port',
+      '0',
+      '--revision-step-ms',
+      '20',
+      ...(config ? ['--config', config] : []),
+    ],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.add(child);
@@ -327,5 +338,97 @@ describe('SIGKILL in the middle of a write load', () => {
     } finally {
       file.close();
     }
+  }, 120_000);
+});
+
+describe('SIGKILL while a run is in flight', () => {
+  // A tool call answered at once, then a reply that takes 3 s (six words, 500 ms before each): the
+  // process is killed while that reply is being written, after the run committed its first steps.
+  const GRAPHS = {
+    graphs: {
+      orders: {
+        state: { topic: null },
+        replies: [
+          { match: '*order*', text: '', tool_calls: [{ name: 'lookup_order', args: { order_id: '4512' } }] },
+          { text: 'It shipped yesterday, as promised.', update: { topic: 'shipping' } },
+        ],
+        tools: { lookup_order: '{"status": "shipped"}' },
+        stream: { chunk: 'word', delay_ms: 500 },
+      },
+    },
+  };
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-crash-runs-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('runs the run again after the restart, from its last checkpoint, and the run queued behind it too', async () => {
+    const db = path.join(dir, 'runs.db');
+    const config = path.join(dir, 'graphs.json');
+    fs.writeFileSync(config, JSON.stringify(GRAPHS));
+    const cli = await startCli(db, config);
+    const agent = createAgentServerClient({ baseUrl: cli.agentServerUrl, retry: false });
+    const { data: thread } = await agent.POST('/threads', { body: { metadata: { graph_id: 'orders' } } });
+    const threadId = thread!.thread_id;
+    const ask = (content: string) => ({ messages: [{ type: 'human' as const, content }] });
+    const { data: run } = await agent.POST('/threads/{thread_id}/runs', {
+      params: { path: { thread_id: threadId } },
+      body: { assistant_id: 'orders', input: ask('where is my order?') },
+    });
+    const { data: queued } = await agent.POST('/threads/{thread_id}/runs', {
+      params: { path: { thread_id: threadId } },
+      body: { assistant_id: 'orders', input: ask('thanks'), multitask_strategy: 'enqueue' },
+    });
+    // Killed once the tools answered: the agent's last reply is then being written.
+    const history = () =>
+      agent.POST('/threads/{thread_id}/history', { params: { path: { thread_id: threadId } }, body: { limit: 100 } }).then((r) => r.data!);
+    for (
+      let waited = 0;
+      !(await history()).some((state) => state.metadata.source === 'loop' && state.next.includes('agent') && state.metadata.step === 2);
+      waited += 20
+    ) {
+      if (waited > 20_000) throw new Error('the run did not reach its tools step within 20 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    cli.child.kill('SIGKILL');
+    await cli.exited;
+
+    const restarted = await startCli(db, config);
+    try {
+      const again = createAgentServerClient({ baseUrl: restarted.agentServerUrl, retry: false });
+      const joined = await again.GET('/threads/{thread_id}/runs/{run_id}/join', {
+        params: { path: { thread_id: threadId, run_id: run!.run_id } },
+      });
+      const texts = (joined.data!.messages ?? []).map((message) => `${message.type}: ${String(message.content)}`);
+      expect(texts).toEqual(['human: where is my order?', 'ai: ', 'tool: {"status": "shipped"}', 'ai: It shipped yesterday, as promised.']);
+      const { data: ended } = await again.GET('/threads/{thread_id}/runs/{run_id}', {
+        params: { path: { thread_id: threadId, run_id: run!.run_id } },
+      });
+      expect(ended!.status).toBe('success');
+      // The queued run ran after it, on the same file.
+      await again.GET('/threads/{thread_id}/runs/{run_id}/join', { params: { path: { thread_id: threadId, run_id: queued!.run_id } } });
+      const { data: second } = await again.GET('/threads/{thread_id}/runs/{run_id}', {
+        params: { path: { thread_id: threadId, run_id: queued!.run_id } },
+      });
+      expect(second!.status).toBe('success');
+      // Its input was applied once; the steps after the restart are the run's second attempt.
+      const states = (await again.POST('/threads/{thread_id}/history', { params: { path: { thread_id: threadId } }, body: { limit: 100 } }))
+        .data!;
+      const ofRun = states.filter((state) => state.metadata.run_id === run!.run_id).reverse();
+      expect(ofRun.map((state) => [state.metadata.source, state.metadata.step, state.metadata.run_attempt])).toEqual([
+        ['input', -1, 1],
+        ['loop', 0, 1],
+        ['loop', 1, 1],
+        ['loop', 2, 1],
+        ['loop', 3, 2],
+      ]);
+      const { data: threadAfter } = await again.GET('/threads/{thread_id}', { params: { path: { thread_id: threadId } } });
+      expect(threadAfter!.status).toBe('idle');
+    } finally {
+      restarted.child.kill('SIGTERM');
+      expect(await restarted.exited).toEqual({ code: 0, signal: null });
+    }
+    expect(restarted.stderr()).not.toMatch(/\[agentplane-emulator\]/);
   }, 120_000);
 });
