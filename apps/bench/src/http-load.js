@@ -45,6 +45,9 @@ export const PRISM_THREAD_ID = '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
  * @property {'GET' | 'POST' | 'PATCH' | 'DELETE'} method
  * @property {() => string} path a path per request (GET targets vary, as real traffic does)
  * @property {() => string} [body] a JSON body per request
+ * @property {(options: {server: Server, connections: number, duration?: number, amount?: number}) => Promise<Sample>} [sample]
+ *   how to measure it when one operation is more than one request (a run created, then joined);
+ *   by default, one autocannon run of the request (`load`)
  */
 
 /** @typedef {{url: string, pid: number}} Server */
@@ -133,16 +136,18 @@ export async function compare(contenders, { connections, seconds, amount, warmup
   const length = amount ? { amount } : { duration: seconds };
   const machine = isolate([...contenders.map(({ server }) => server.pid), ...bystanders]);
   try {
+    const measure = (/** @type {Endpoint} */ endpoint, /** @type {Parameters<typeof load>[0]} */ options) =>
+      endpoint.sample ? endpoint.sample(options) : load(options);
     for (const { server, endpoint } of contenders) {
       await machine.alone(server.pid);
-      await load({ server, endpoint, connections, ...(amount ? { amount } : { duration: warmup }) });
+      await measure(endpoint, { server, endpoint, connections, ...(amount ? { amount } : { duration: warmup }) });
     }
     /** @type {Sample[][]} */
     const samples = contenders.map(() => []);
     for (let round = 0; round < rounds; round++) {
       for (const [i, { server, endpoint }] of contenders.entries()) {
         await machine.alone(server.pid);
-        samples[i].push(await load({ server, endpoint, connections, ...length }));
+        samples[i].push(await measure(endpoint, { server, endpoint, connections, ...length }));
       }
     }
     return samples.map(summarize);
