@@ -583,6 +583,23 @@ describe('webhooks', () => {
   });
 });
 
+describe('search by values', () => {
+  it('finds a thread by the values its runs left, and not by values a regenerated branch replaced', async () => {
+    const threadId = await newThread();
+    await client.runs.wait(threadId, 'support', { input: ask('where is my order?') });
+    const found = await client.threads.search({ values: { topic: 'shipping' }, metadata: { graph_id: 'support' }, limit: 1000 });
+    expect(found.map((t) => t.thread_id)).toContain(threadId);
+    const input = (await client.threads.getHistory(threadId, { limit: 20 })).find((s) => s.metadata?.source === 'input')!;
+    await client.runs.wait(threadId, 'support', {
+      input: { ...ask('hello'), topic: 'greeting' },
+      checkpointId: input.checkpoint.checkpoint_id!,
+    });
+    const after = await client.threads.search({ values: { topic: 'shipping' }, metadata: { graph_id: 'support' }, limit: 1000 });
+    expect(after.map((t) => t.thread_id)).not.toContain(threadId);
+    expect(await client.threads.count({ values: { topic: 'greeting' } })).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe('input', () => {
   it('writes only the graph’s state keys, as LangGraph maps input to its channels', async () => {
     const threadId = await newThread();

@@ -306,6 +306,7 @@ export class ThreadStore {
     checkpoint: StampedCheckpoint,
     now: string,
     current?: Record<string, unknown>,
+    options: { index?: boolean } = {},
   ): void {
     const { id, created_at, planned } = checkpoint;
     const { entries, canonical } = this.valueTexts.of(planned.values, current);
@@ -321,6 +322,8 @@ export class ThreadStore {
       JSON.stringify(planned.tasks),
     );
     this.rememberLatest(threadId, parentId, checkpoint, canonical, text.length);
+    // A run writing several steps in one turn indexes the thread once, after its last (indexValues).
+    if (options.index === false) return;
     this.statements.touchThread.run(now, created_at, threadId);
     const texts = new Map(entries);
     const hashOf = (key: string) => textHash(texts.get(key)!);
@@ -329,6 +332,21 @@ export class ThreadStore {
       this.statements.deleteValueKeys.run(threadId);
       for (const [key] of entries) this.statements.insertFilterKey.run('values', key, hashOf(key), threadId);
     }
+  }
+
+  /**
+   * Makes `after` the thread's indexed values (its value filter keys, and when its state last
+   * changed), where checkpoints were added without indexing since it held `before`.
+   */
+  indexValues(
+    threadId: string,
+    before: Record<string, unknown>,
+    after: Record<string, unknown>,
+    now: string,
+    stateUpdatedAt: string,
+  ): void {
+    this.statements.touchThread.run(now, stateUpdatedAt, threadId);
+    this.reindexKeys(threadId, 'values', before, after);
   }
 
   /**

@@ -62,6 +62,14 @@ const DEFAULT_RECURSION_LIMIT = 25;
 export async function runScriptedGraph(context: GraphRun): Promise<RunOutcome> {
   const execution = new Execution(context);
   try {
+    return await outcomeOf(execution);
+  } finally {
+    execution.flushIndex();
+  }
+}
+
+async function outcomeOf(execution: Execution): Promise<RunOutcome> {
+  try {
     await execution.execute();
     return { status: 'success', values: execution.values };
   } catch (error) {
@@ -88,6 +96,10 @@ class Execution {
   private readonly recursionLimit: number;
   /** Steps this run has taken, `__start__` included. */
   private stepsTaken = 0;
+  /** The values the thread's filter keys index (its latest checkpoint's when the run started). */
+  private indexedValues: Values;
+  /** The time of the latest checkpoint written since the thread was last indexed, if any. */
+  private unindexed: string | undefined;
 
   constructor(private readonly context: GraphRun) {
     const { run, graph, threads } = context;
@@ -102,6 +114,7 @@ class Execution {
       forkFrom && !this.wroteCheckpoints() ? threads.checkpoint(this.threadId, forkFrom) : threads.latestCheckpoint(this.threadId);
     this.head = head;
     this.values = head ? { ...graph.defaults, ...head.values } : { ...graph.defaults };
+    this.indexedValues = threads.latestCheckpoint(this.threadId)?.values ?? {};
     this.metadata = runCheckpointMetadata(run, configurable);
     this.interruptBefore = (run.kwargs.interrupt_before as string[] | '*' | undefined) ?? [];
     this.interruptAfter = (run.kwargs.interrupt_after as string[] | '*' | undefined) ?? [];
@@ -212,6 +225,7 @@ class Execution {
   private async stream(entry: ReplyEntry, input: string, resume: unknown): Promise<void> {
     const { delayMs } = this.graph.streaming;
     if (delayMs === 0) return;
+    this.flushIndex();
     const chunks = chunksOf(renderReplyText(entry.text ?? '', { input, resume }), this.graph.streaming.chunk);
     for (let i = 0; i < Math.max(chunks.length, 1); i++) await pause(delayMs, this.context.signal);
   }
@@ -310,8 +324,10 @@ class Execution {
         { id, created_at: created, planned },
         created,
         this.head?.values,
+        { index: false },
       );
     });
+    this.unindexed = created;
     this.head = {
       thread_id: this.threadId,
       checkpoint_id: id,
@@ -349,6 +365,20 @@ class Execution {
     const tasks = head.tasks.map((task) => (task.name === node ? change(task) : task));
     this.context.threads.transaction(() => this.context.threads.setCheckpointTasks(this.threadId, head.checkpoint_id, tasks));
     this.head = { ...head, tasks };
+  }
+
+  /**
+   * Indexes the thread's values as of its latest checkpoint, once for all the steps written since
+   * the last time: before the run pauses (other requests may then search the thread by its
+   * values) and when it ends. Steps written in one turn are seen by no request in between.
+   */
+  flushIndex(): void {
+    const stateUpdatedAt = this.unindexed;
+    if (stateUpdatedAt === undefined || this.context.signal.aborted) return;
+    const { threads } = this.context;
+    threads.transaction(() => threads.indexValues(this.threadId, this.indexedValues, this.values, stateUpdatedAt, stateUpdatedAt));
+    this.indexedValues = this.values;
+    this.unindexed = undefined;
   }
 
   /** A cancelled run (or one whose thread was deleted) writes nothing more. */
