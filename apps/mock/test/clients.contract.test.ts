@@ -14,6 +14,8 @@ const DEPLOYMENT_ID = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
 const REVISION_ID = '5e8f2c1a-9b7d-4e6f-a3c2-7d1e0f9b8a64';
 const THREAD_ID = '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
 const CHECKPOINT_ID = '1f0c6d2e-3a47-6e10-8001-9d7e0f1a2b3c';
+const RUN_ID = '0193a1b2-7c4d-7e5f-8a6b-9c0d1e2f3a4b';
+const RUN_BODY = { assistant_id: 'support', input: { messages: [{ type: 'human' as const, content: 'Where is my order 4512?' }] } };
 
 type Call<C> = (client: C, headers: Record<string, string>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
@@ -94,6 +96,26 @@ const agentServerCalls: Record<string, Call<AgentServerClient>> = {
       params: { path: { thread_id: THREAD_ID } },
       body: { checkpoint: { checkpoint_id: CHECKPOINT_ID, checkpoint_ns: '' } },
     }),
+  listRuns: (c, headers) =>
+    c.GET('/threads/{thread_id}/runs', { headers, params: { path: { thread_id: THREAD_ID }, query: { limit: 10, status: 'success' } } }),
+  createRun: (c, headers) => c.POST('/threads/{thread_id}/runs', { headers, params: { path: { thread_id: THREAD_ID } }, body: RUN_BODY }),
+  waitRun: (c, headers) =>
+    c.POST('/threads/{thread_id}/runs/wait', { headers, params: { path: { thread_id: THREAD_ID } }, body: RUN_BODY }),
+  getRun: (c, headers) =>
+    c.GET('/threads/{thread_id}/runs/{run_id}', { headers, params: { path: { thread_id: THREAD_ID, run_id: RUN_ID } } }),
+  deleteRun: (c, headers) =>
+    c.DELETE('/threads/{thread_id}/runs/{run_id}', { headers, params: { path: { thread_id: THREAD_ID, run_id: RUN_ID } } }),
+  joinRun: (c, headers) =>
+    c.GET('/threads/{thread_id}/runs/{run_id}/join', { headers, params: { path: { thread_id: THREAD_ID, run_id: RUN_ID } } }),
+  cancelRun: (c, headers) =>
+    c.POST('/threads/{thread_id}/runs/{run_id}/cancel', {
+      headers,
+      params: { path: { thread_id: THREAD_ID, run_id: RUN_ID }, query: { wait: false, action: 'interrupt' } },
+    }),
+  cancelRuns: (c, headers) => c.POST('/runs/cancel', { headers, params: { query: { action: 'rollback' } }, body: { status: 'pending' } }),
+  createStatelessRun: (c, headers) => c.POST('/runs', { headers, body: { ...RUN_BODY, on_completion: 'keep' } }),
+  waitStatelessRun: (c, headers) => c.POST('/runs/wait', { headers, body: RUN_BODY }),
+  createRunBatch: (c, headers) => c.POST('/runs/batch', { headers, body: [RUN_BODY, RUN_BODY] }),
 };
 
 const suites = [
