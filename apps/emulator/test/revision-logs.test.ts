@@ -7,6 +7,7 @@
 import type { Deployment, DeploymentCreate, LogLevel, Revision, RevisionLogEntry, RevisionLogType } from '@agentplane/control-plane';
 import { isTerminalRevisionStatus } from '@agentplane/control-plane';
 import { describe, expect, it } from 'vitest';
+import { RevisionStatusSchema } from '../src/generated/control-plane/contract.js';
 import { useEmulator } from './support/harness.js';
 
 const STEP = 1000;
@@ -207,15 +208,19 @@ describe('build and deploy logs', () => {
       ],
     ],
   ] as const)(
-    "a container revision ending %s writes why to its %s log, the emulator's own reasons when the config gives none",
+    "a container revision of %s ends as %s and writes why to its %s log, the one the spec names (x-failure-log), the emulator's own reasons when the config gives none",
     async (image, status, type, tail) => {
+      expect(RevisionStatusSchema['x-failure-log'][status]).toBe(type);
       const deployment = await create(container(image));
       const id = deployment.latest_revision_id;
       expect((await walk(deployment.id, id)).at(-1)!.status).toBe(status);
-      const log = await whole(deployment.id, id, type as RevisionLogType);
+      const log = await whole(deployment.id, id, type);
       expect(messages(log.logs).slice(-tail.length)).toEqual(tail);
       expect(log.logs.at(-1)!.level).toBe('ERROR');
       expect(log.next_offset).toBeNull();
+      // The other log says nothing about the failure.
+      const other = await whole(deployment.id, id, type === 'build' ? 'deploy' : 'build');
+      expect(other.logs.filter((entry) => entry.level === 'ERROR')).toEqual([]);
     },
   );
 
