@@ -4,10 +4,9 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { createControlPlaneClient, findDeploymentByName } from '@agentplane/control-plane';
-import type { RunningEmulator } from '@agentplane/emulator';
-import { startEmulator } from '@agentplane/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_PLANE_CREDENTIALS, TEST_EMULATOR_CONFIG } from './support/control-plane.js';
+import { describe, expect, it } from 'vitest';
+import { CONTROL_PLANE_CREDENTIALS } from './support/control-plane.js';
+import { useHttpEmulator } from './support/http-emulator.js';
 import { agentplane, BIN } from './support/process.js';
 
 const REPO_ROOT = path.resolve(path.dirname(BIN), '../../..');
@@ -21,25 +20,9 @@ async function until(condition: () => boolean, what: string, timeoutMs = 15_000)
 }
 
 describe('the agentplane bin', () => {
-  let emulator: RunningEmulator;
-  const errors: string[] = [];
-  beforeAll(async () => {
-    emulator = await startEmulator({
-      db: ':memory:',
-      controlPlanePort: 0,
-      agentServerPort: 0,
-      config: TEST_EMULATOR_CONFIG,
-      revisionStepMs: 400,
-      validateResponses: true,
-      onError: (m) => errors.push(m),
-    });
-  });
-  afterAll(async () => {
-    await emulator?.close();
-    expect(errors).toEqual([]);
-  });
-  const env = () => ({ AGENTPLANE_BASE_URL: emulator.controlPlaneUrl, AGENTPLANE_API_KEY: CONTROL_PLANE_CREDENTIALS.apiKey, CI: 'true' });
-  const api = () => createControlPlaneClient({ baseUrl: emulator.controlPlaneUrl, apiKey: CONTROL_PLANE_CREDENTIALS.apiKey });
+  const emulator = useHttpEmulator({ revisionStepMs: 400 });
+  const env = () => ({ AGENTPLANE_BASE_URL: emulator().controlPlaneUrl, AGENTPLANE_API_KEY: CONTROL_PLANE_CREDENTIALS.apiKey, CI: 'true' });
+  const api = () => createControlPlaneClient({ baseUrl: emulator().controlPlaneUrl, apiKey: CONTROL_PLANE_CREDENTIALS.apiKey });
 
   it('prints help (exit 0) and exits 3 on a usage error', async () => {
     const help = agentplane(['--help']);

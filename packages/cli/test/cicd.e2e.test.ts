@@ -5,32 +5,15 @@
 // preview runs for one pull request at once make one deployment. Nothing here asserts a duration:
 // the revisions move on the emulator's clock and the commands wait for them.
 import type { Deployment } from '@agentplane/control-plane';
-import type { RunningEmulator } from '@agentplane/emulator';
-import { startEmulator } from '@agentplane/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_PLANE_CREDENTIALS, TEST_EMULATOR_CONFIG } from './support/control-plane.js';
+import { describe, expect, it } from 'vitest';
+import { CONTROL_PLANE_CREDENTIALS } from './support/control-plane.js';
+import { useHttpEmulator } from './support/http-emulator.js';
 import { agentplane, agentplaneDone } from './support/process.js';
 
-let emulator: RunningEmulator;
-const errors: string[] = [];
-beforeAll(async () => {
-  emulator = await startEmulator({
-    db: ':memory:',
-    controlPlanePort: 0,
-    agentServerPort: 0,
-    config: TEST_EMULATOR_CONFIG,
-    revisionStepMs: 60,
-    validateResponses: true,
-    onError: (m) => errors.push(m),
-  });
-});
-afterAll(async () => {
-  await emulator?.close();
-  expect(errors).toEqual([]);
-});
+const emulator = useHttpEmulator({ revisionStepMs: 60 });
 
 const env = (more: Record<string, string> = {}) => ({
-  AGENTPLANE_BASE_URL: emulator.controlPlaneUrl,
+  AGENTPLANE_BASE_URL: emulator().controlPlaneUrl,
   AGENTPLANE_API_KEY: CONTROL_PLANE_CREDENTIALS.apiKey,
   CI: 'true',
   ...more,

@@ -10,35 +10,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createControlPlaneClient, findDeploymentByName, unwrap } from '@agentplane/control-plane';
-import type { RunningEmulator } from '@agentplane/emulator';
-import { startEmulator } from '@agentplane/emulator';
 import { REPO_ROOT } from '@agentplane/openapi-toolkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { VERSION } from '../src/version.js';
+import { useHttpEmulator } from './support/http-emulator.js';
 import { BIN } from './support/process.js';
 
 const API_KEY = 'readme-workflows-key';
-let emulator: RunningEmulator;
-const errors: string[] = [];
+const emulator = useHttpEmulator({ revisionStepMs: 60, config: { tenants: [{ id: 'acme', api_keys: [API_KEY] }] } });
 const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-readme-workflows-'));
-beforeAll(async () => {
-  emulator = await startEmulator({
-    db: ':memory:',
-    controlPlanePort: 0,
-    agentServerPort: 0,
-    config: { tenants: [{ id: 'acme', api_keys: [API_KEY] }] },
-    revisionStepMs: 60,
-    validateResponses: true,
-    onError: (m) => errors.push(m),
-  });
-});
-afterAll(async () => {
-  await emulator?.close();
-  fs.rmSync(workdir, { recursive: true, force: true });
-  expect(errors).toEqual([]);
-});
-const api = () => createControlPlaneClient({ baseUrl: emulator.controlPlaneUrl, apiKey: API_KEY });
+afterAll(() => fs.rmSync(workdir, { recursive: true, force: true }));
+const api = () => createControlPlaneClient({ baseUrl: emulator().controlPlaneUrl, apiKey: API_KEY });
 
 /** The workflows of the README's CI/CD section, by name. */
 function readmeWorkflows(): Record<string, any> {
@@ -74,7 +57,7 @@ function newEvent(values: Record<string, string>): Event {
   return {
     dir,
     values: {
-      'vars.AGENTPLANE_BASE_URL': emulator.controlPlaneUrl,
+      'vars.AGENTPLANE_BASE_URL': emulator().controlPlaneUrl,
       'secrets.AGENTPLANE_API_KEY': API_KEY,
       'secrets.OPENAI_API_KEY': 'sk-prod-7d1e0f9b8a64',
       'secrets.PREVIEW_OPENAI_API_KEY': 'sk-preview-3c2a7d1e0f9b',

@@ -73,6 +73,16 @@ async function createDeployment(s: ControlPlaneSession, v: Verify) {
   return created.data;
 }
 
+/** PATCHes the run's deployment to another image of the run's (a new revision); the answer as it came. */
+function updateImage(s: ControlPlaneSession, deploymentId: string, tag: string) {
+  return answer(
+    s.client.PATCH('/v2/deployments/{deployment_id}', {
+      params: { path: { deployment_id: deploymentId } },
+      body: { source_revision_config: { image_uri: `registry.example/agentplane-conformance:${s.runId.slice(0, 8)}-${tag}` } },
+    }),
+  );
+}
+
 async function waitTerminal(s: ControlPlaneSession, v: Verify, deploymentId: string, revisionId: string) {
   const deadline = Date.now() + s.revisionTimeoutMs;
   for (;;) {
@@ -172,12 +182,7 @@ export const CONTROL_PLANE_CHECKS: Check[] = [
     writes: true,
     async run(s, v) {
       const deployment = await createDeployment(s, v);
-      const updated = await answer(
-        s.client.PATCH('/v2/deployments/{deployment_id}', {
-          params: { path: { deployment_id: deployment.id } },
-          body: { source_revision_config: { image_uri: `registry.example/agentplane-conformance:${s.runId.slice(0, 8)}-2` } },
-        }),
-      );
+      const updated = await updateImage(s, deployment.id, '2');
       if (!updated.data) return v.stop(`updateDeployment answered ${updated.status}: ${short(updated.error)}`);
       v.that(updated.data.latest_revision_id !== deployment.latest_revision_id, 'latest_revision_id did not change');
       const revisions = await answer(
@@ -278,12 +283,7 @@ export const CONTROL_PLANE_CHECKS: Check[] = [
     async run(s, v) {
       const deployment = await createDeployment(s, v);
       await waitTerminal(s, v, deployment.id, deployment.latest_revision_id);
-      const updated = await answer(
-        s.client.PATCH('/v2/deployments/{deployment_id}', {
-          params: { path: { deployment_id: deployment.id } },
-          body: { source_revision_config: { image_uri: `registry.example/agentplane-conformance:${s.runId.slice(0, 8)}-next` } },
-        }),
-      );
+      const updated = await updateImage(s, deployment.id, 'next');
       if (!updated.data) return v.stop(`updateDeployment answered ${updated.status}: ${short(updated.error)}`);
       await waitTerminal(s, v, deployment.id, updated.data.latest_revision_id);
       const redeployed = await answer(
