@@ -80,7 +80,7 @@ export const FLAGS = {
   },
   'allow-writes': {
     type: 'boolean',
-    help: 'Also check what needs writes on the control plane: create a deployment of the run (deleted at the end). Deployments cost money.',
+    help: 'Also check what needs writes on the control plane: create deployments of the run (five, deleted at the end), redeploy and rebuild their revisions. Deployments cost money.',
   },
   only: { type: 'string', multiple: true, value: 'name', help: 'Only the checks about this operation, tag, area or check id; repeatable.' },
   skip: {

@@ -1,6 +1,7 @@
 // Layer (b) for the control plane. Without --allow-writes a run only reads what cannot exist (IDs
-// no deployment has, a name no deployment has), because deployments cost money; with it, it
-// creates one deployment of its own, follows its revisions and deletes it at the end.
+// no deployment has, a name no deployment has), because deployments cost money; with it, each
+// write check creates a deployment of the run's own (five in all), follows its revisions, and
+// the run deletes them at the end.
 import type { ControlPlaneClient, LogLevel, RevisionLogEntry, RevisionLogType } from '@agentplane/control-plane';
 import { isTerminalRevisionStatus } from '@agentplane/control-plane';
 import type { Verify } from '../verify.js';
