@@ -22,7 +22,8 @@ const WAIT = ['--interval', '20ms', '--timeout', '60s'];
 const run = (args: string[], more: Record<string, string> = {}) => agentplaneDone(args, env(more));
 const json = (text: string) => JSON.parse(text);
 
-describe('through the built CLI', () => {
+// Several processes per test: the bound only guards against a hang, on a loaded machine too.
+describe('through the built CLI', { timeout: 120_000 }, () => {
   it('a failing build shows its reason from the log and exits 1', async () => {
     const result = await run([
       'deploy',

@@ -115,7 +115,9 @@ const summary = (event: Event) => fs.readFileSync(path.join(event.dir, 'summary.
 const revisionsOf = async (deploymentId: string) =>
   unwrap(await api().GET('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: deploymentId } } })).resources;
 
-describe("the README's GitHub Actions workflows, against the emulator", () => {
+// Each job runs several processes (bash, node): on a loaded 2-core machine a test takes far longer
+// than the file's default bound, which only guards against a hang.
+describe("the README's GitHub Actions workflows, against the emulator", { timeout: 180_000 }, () => {
   const workflows = readmeWorkflows();
   const push = (sha: string) => newEvent({ 'github.sha': sha });
 
