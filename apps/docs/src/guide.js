@@ -65,7 +65,11 @@ export function renderGuide(repoRoot) {
         (0 deployed, 1 failed, 2 timed out, 3 usage or credentials, 4 not found, 130 interrupted).</p>
         ${code(block(pkg('cli'), '', 'sh', 1))}
         <p>A GitHub Actions workflow that deploys on every push to <code>main</code>:</p>
-        ${code(block(readme, 'Deploying from CI/CD', 'yaml'))}`,
+        ${code(block(readme, 'Deploying from CI/CD', 'yaml'))}
+        <p>A preview deployment per pull request, updated on every push and deleted when it closes:</p>
+        ${code(block(readme, 'Deploying from CI/CD', 'yaml', 1))}
+        <p>A rollback to the revision that served before, run by hand:</p>
+        ${code(block(readme, 'Deploying from CI/CD', 'yaml', 2))}`,
     },
     {
       id: 'client-packages',

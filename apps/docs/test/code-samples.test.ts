@@ -15,7 +15,10 @@ const CLI_OPERATIONS = [
   'updateDeployment',
   'deleteDeployment',
   'listRevisions',
+  'createRevision',
   'getRevision',
+  'redeployRevision',
+  'listRevisionLogs',
   'getOauthProvider',
   'getSandboxPool',
 ];
@@ -76,7 +79,14 @@ describe('generateCodeSamples', () => {
     expect(sample(controlPlane.operations, 'listRevisions', 'TypeScript')).toContain("query: { status: 'DEPLOYED' }");
     const listing = controlPlane.operations.find((o) => o.operationId === 'listDeployments')!;
     // limit 20 and offset 0 are the defaults: they say nothing, so they are left out.
-    expect(listing.request.query).toEqual({ name_contains: 'billing' });
+    expect(listing.request.query).toEqual({
+      name_contains: 'billing',
+      status: 'DEPLOY_FAILED',
+      deployment_ids: '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50,9d4c2b1a-7e6f-4a5b-8c3d-2e1f0a9b8c71',
+    });
+    // A required parameter is always sent (a log's type), even at its example.
+    const logs = controlPlane.operations.find((o) => o.operationId === 'listRevisionLogs')!;
+    expect(logs.request.query).toMatchObject({ type: 'build' });
   });
 
   it('sends the API key the operation takes; the agent server one may be unset', () => {

@@ -60,7 +60,7 @@ describe('renderGuide', () => {
       fs.copyFileSync(path.join(REPO_ROOT, file), path.join(copy, file));
     }
     const readme = path.join(copy, 'README.md');
-    fs.writeFileSync(readme, fs.readFileSync(readme, 'utf8').replace(/```yaml[\s\S]*?```/, ''));
+    fs.writeFileSync(readme, fs.readFileSync(readme, 'utf8').replace(/```yaml[\s\S]*?```/g, ''));
     expect(() => renderGuide(copy)).toThrow(/README\.md: section "Deploying from CI\/CD" has no yaml block #1/);
     fs.rmSync(copy, { recursive: true, force: true });
   });

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { ErrorObject } from 'ajv';
 import type { FromSchema } from 'json-schema-to-ts';
 import { graphConfigProblems } from './agent-server/scripted-graph.js';
-import { RevisionStatusSchema } from './generated/control-plane/contract.js';
+import { LogLevelSchema, RevisionStatusSchema } from './generated/control-plane/contract.js';
 
 const TERMINAL = RevisionStatusSchema['x-terminal'];
 type Terminal = keyof typeof TERMINAL;
@@ -31,6 +31,22 @@ export const CONFIG_SCHEMA = {
         properties: {
           match: { type: 'string', minLength: 1, description: "Glob (* and ?) against the revision's image_uri or repo_ref." },
           status: { enum: REVISION_OUTCOMES },
+          log: {
+            type: 'array',
+            description:
+              "The lines that say why, written to the log of the phase the revision ends in (in place of the emulator's own): a message (an ERROR line) or {level, message}.",
+            items: {
+              anyOf: [
+                { type: 'string', minLength: 1, pattern: '^[^\\r\\n]*$' },
+                {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['message'],
+                  properties: { level: { enum: LogLevelSchema.enum }, message: { type: 'string', minLength: 1, pattern: '^[^\\r\\n]*$' } },
+                },
+              ],
+            },
+          },
         },
       },
     },

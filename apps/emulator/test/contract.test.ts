@@ -170,6 +170,53 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
       f.control.GET('/v2/deployments/{deployment_id}/revisions', {
         params: { path: { deployment_id: MISSING }, query: { status: 'deployed' as never } },
       }),
+    'createRevision 201': async () =>
+      f.control.POST('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: (await deployment()).id } } }),
+    'createRevision 401': async () =>
+      f.controlAs('wrong').POST('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: MISSING } } }),
+    'createRevision 404': async () =>
+      f.control.POST('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: MISSING } } }),
+    'createRevision 422': async () =>
+      f.control.POST('/v2/deployments/{deployment_id}/revisions', { params: { path: { deployment_id: 'x' } } }),
+    'redeployRevision 200': async () => {
+      const d = await deployment();
+      return f.control.POST('/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy', {
+        params: { path: { deployment_id: d.id, revision_id: d.latest_revision_id } },
+      });
+    },
+    'redeployRevision 401': async () =>
+      f.controlAs('wrong').POST('/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy', {
+        params: { path: { deployment_id: MISSING, revision_id: MISSING } },
+      }),
+    'redeployRevision 404': async () =>
+      f.control.POST('/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy', {
+        params: { path: { deployment_id: (await deployment()).id, revision_id: MISSING } },
+      }),
+    'redeployRevision 422': async () =>
+      f.control.POST('/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy', {
+        params: { path: { deployment_id: MISSING, revision_id: 'nope' } },
+      }),
+    'listRevisionLogs 200': async () => {
+      const d = await deployment();
+      f.advance(60_000);
+      return f.control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}/logs', {
+        params: { path: { deployment_id: d.id, revision_id: d.latest_revision_id }, query: { type: 'deploy', order: 'desc', limit: 3 } },
+      });
+    },
+    'listRevisionLogs 401': async () =>
+      f.controlAs('wrong').GET('/v2/deployments/{deployment_id}/revisions/{revision_id}/logs', {
+        params: { path: { deployment_id: MISSING, revision_id: MISSING }, query: { type: 'build' } },
+      }),
+    'listRevisionLogs 404': async () =>
+      f.control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}/logs', {
+        params: { path: { deployment_id: MISSING, revision_id: MISSING }, query: { type: 'build' } },
+      }),
+    'listRevisionLogs 422': async () => {
+      const d = await deployment();
+      return f.control.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}/logs', {
+        params: { path: { deployment_id: d.id, revision_id: d.latest_revision_id }, query: { type: 'build', offset: 'not-a-cursor' } },
+      });
+    },
     'getOauthProvider 200': async () => f.control.GET('/v2/auth/providers/{provider_id}', { params: { path: { provider_id: 'github' } } }),
     'getOauthProvider 401': async () =>
       f.controlAs('wrong').GET('/v2/auth/providers/{provider_id}', { params: { path: { provider_id: 'github' } } }),

@@ -1030,9 +1030,13 @@ describe('phase 2: valid requests are accepted, unless a record is missing or a 
     expect(accepted.status).toBe(200);
     model.threads.set((accepted.json as any).thread_id, new Set());
     for (const other of WITHOUT_BODY.filter((o) => o.op.method === 'get')) {
+      // With its required query parameters (a log's `type`), at their examples.
+      const required = other.queryParams
+        .filter((parameter: any) => parameter.required)
+        .map((parameter: any) => `${parameter.name}=${encodeURIComponent(String(parameter.example))}`);
       const ignored: RawRequest = {
         method: methodOf(other),
-        path: pathOf(other),
+        path: `${pathOf(other)}${required.length > 0 ? `?${required.join('&')}` : ''}`,
         headers: { 'content-type': 'text/plain' },
         body: 'x'.repeat(LIMITS['body-bytes'] + 1),
       };

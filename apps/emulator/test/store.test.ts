@@ -68,6 +68,60 @@ describe('database', () => {
     db.close();
   });
 
+  it('migration 9: a revision of a version-7 file keeps its status and commit, and its logs are written from the deployment as it is', async () => {
+    const { file, old } = fileAtVersion('v7.db', 7);
+    const deploymentId = '3c1f6e2a-8d4b-4a7e-9f0c-5b2d1e8a7c36';
+    const revisionId = '5e8f2c1a-9b7d-4e6f-a3c2-7d1e0f9b8a64';
+    const sourceConfig = {
+      integration_id: null,
+      repo_url: 'https://github.com/acme/legacy',
+      deployment_type: 'dev',
+      build_on_push: false,
+      custom_url: null,
+      resource_spec: null,
+    };
+    old
+      .prepare(
+        "INSERT INTO deployments VALUES (?, 'default', 'legacy', 'git_host', ?, ?, ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+      )
+      .run(deploymentId, JSON.stringify(sourceConfig), JSON.stringify([{ name: 'OPENAI_API_KEY' }]), revisionId);
+    old
+      .prepare(
+        "INSERT INTO revisions (id, deployment_id, seq, source, source_revision_config, created_at, started_ms, step_ms, plan, superseded_ms) VALUES (?, ?, 1, 'git_host', ?, '2026-01-01T00:00:00.000Z', ?, 1000, ?, NULL)",
+      )
+      .run(
+        revisionId,
+        deploymentId,
+        JSON.stringify({ repo_ref: 'main', graph_config_path: 'langgraph.json', image_uri: null }),
+        Date.parse('2026-01-01T00:00:00.000Z'),
+        JSON.stringify(['QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'DEPLOYED']),
+      );
+    old.close();
+
+    const emulator = createEmulator({ db: file, validateResponses: true, onError: (message) => expect.fail(message) });
+    const client = createControlPlaneClient({
+      baseUrl: emulator.controlPlane.url,
+      apiKey: emulator.defaultApiKey!,
+      fetch: emulator.controlPlane.fetch,
+    });
+    const path = { deployment_id: deploymentId, revision_id: revisionId };
+    const revision = (await client.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}', { params: { path } })).data!;
+    expect(revision.status).toBe('DEPLOYED');
+    const build = (
+      await client.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}/logs', { params: { path, query: { type: 'build' } } })
+    ).data!;
+    expect(build.logs.map((e) => e.message)).toContain('Cloning https://github.com/acme/legacy at main');
+    expect(build.logs.map((e) => e.message)).toContain(
+      `Checked out commit ${revision.source_revision_config.repo_commit_sha!.slice(0, 12)}`,
+    );
+    const deploy = (
+      await client.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}/logs', { params: { path, query: { type: 'deploy' } } })
+    ).data!;
+    expect(deploy.logs.map((e) => e.message)).toContain('Setting 1 secret(s) as environment variables: OPENAI_API_KEY (values hidden)');
+    expect(deploy.next_offset).toBeNull();
+    emulator.close();
+  });
+
   it("migrations 6 and 7: a thread shows its latest checkpoint's values, or {} without one, from checkpoints every one of which is kept", () => {
     const { file, old } = fileAtVersion('v5.db', 5);
     const insertThread = old.prepare(

@@ -51,6 +51,18 @@ const controlPlaneCalls: Record<string, Call<ControlPlaneClient>> = {
       headers,
       params: { path: { deployment_id: DEPLOYMENT_ID, revision_id: REVISION_ID } },
     }),
+  createRevision: (c, headers) =>
+    c.POST('/v2/deployments/{deployment_id}/revisions', { headers, params: { path: { deployment_id: DEPLOYMENT_ID } } }),
+  redeployRevision: (c, headers) =>
+    c.POST('/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy', {
+      headers,
+      params: { path: { deployment_id: DEPLOYMENT_ID, revision_id: REVISION_ID } },
+    }),
+  listRevisionLogs: (c, headers) =>
+    c.GET('/v2/deployments/{deployment_id}/revisions/{revision_id}/logs', {
+      headers,
+      params: { path: { deployment_id: DEPLOYMENT_ID, revision_id: REVISION_ID }, query: { type: 'build', order: 'desc', limit: 20 } },
+    }),
   getOauthProvider: (c, headers) => c.GET('/v2/auth/providers/{provider_id}', { headers, params: { path: { provider_id: 'github' } } }),
   getSandboxPool: (c, headers) => c.GET('/v2/sandboxes/pools/{name}', { headers, params: { path: { name: 'python-pool' } } }),
 };

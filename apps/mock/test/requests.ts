@@ -1,5 +1,5 @@
-// Builds a valid request for any operation of a bundle from the spec itself: path parameters
-// from their examples, the body from the first named request example. The contract tests then
+// Builds a valid request for any operation of a bundle from the spec itself: path parameters and
+// required query parameters from their examples, the body from the first named request example. The contract tests then
 // vary one thing at a time (the Prefer header, a credential, one bad value).
 import type { listOperations } from '@agentplane/openapi-toolkit';
 import { resolveRef } from '@agentplane/openapi-toolkit';
@@ -22,6 +22,10 @@ export function validRequest(
     const value = overrides.pathParams?.[parameter.name] ?? String(parameter.example ?? parameter.schema?.example);
     route = route.replace(`{${parameter.name}}`, encodeURIComponent(value));
   }
+  const required = op.parameters
+    .filter((p: any) => p.in === 'query' && p.required)
+    .map((p: any) => `${p.name}=${encodeURIComponent(String(p.example ?? p.schema?.example))}`);
+  if (required.length > 0) route = `${route}?${required.join('&')}`;
   const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': 'contract-test-key' };
   const init: RequestParts['init'] = { method: op.method.toUpperCase(), headers };
   const body = 'body' in overrides ? overrides.body : firstRequestExample(spec, op);

@@ -36,6 +36,8 @@ export class Context {
   readonly stderr: Writer;
   readonly signal: AbortSignal | undefined;
   readonly now: () => number;
+  /** Secret values this run knows (its --secret values, its credentials): masked in every log line it prints. */
+  readonly secretValues = new Set<string>();
   private connection: { client: ControlPlaneClient; baseUrl: string; hasApiKey: boolean } | undefined;
 
   constructor(
@@ -135,6 +137,7 @@ export class Context {
       const apiKey = this.string('api-key');
       const bearerToken = this.string('bearer-token');
       const tenantId = this.string('tenant-id');
+      for (const credential of [apiKey, bearerToken]) if (credential) this.secretValues.add(credential);
       if (apiKey && bearerToken) {
         throw new UsageError(
           'both an API key and a bearer token are set',

@@ -12,7 +12,7 @@ export const EXIT = {
   TIMEOUT: 2,
   /** Usage error: a bad flag or argument, missing or refused credentials, a request the control plane refused as invalid (422). */
   USAGE: 3,
-  /** The deployment, revision, sandbox pool or OAuth provider does not exist. */
+  /** The deployment, revision, sandbox pool or OAuth provider does not exist; or there is no revision to roll back to. */
   NOT_FOUND: 4,
   /** Interrupted (SIGINT) while waiting; the deployment was left as it was. */
   INTERRUPTED: 130,
@@ -65,6 +65,7 @@ const FIELD_TO_FLAG: [RegExp, string][] = [
   [/^path\.provider_id$/, '<id>'],
   [/^query\.name_contains$/, '<name>'],
   [/^query\.status$/, '--status'],
+  [/^query\.type$/, '--type'],
   [/^query\.(limit|offset)$/, '--limit'],
 ];
 

@@ -11,7 +11,8 @@ export const EXIT_CODE_HELP = `Exit codes:
   2    timed out (--timeout) before the revision finished; it goes on on the server
   3    usage error: a bad flag or argument, missing or refused credentials (401), or a request
        the control plane refused as invalid (422, naming the flag and why)
-  4    not found: the deployment, revision, pool or provider does not exist
+  4    not found: the deployment, revision, pool or provider does not exist; or (rollback)
+       there is no revision to roll back to
   130  interrupted (Ctrl-C) while waiting; nothing was cancelled or rolled back (conformance:
        after deleting what the run created)`;
 

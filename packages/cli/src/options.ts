@@ -80,7 +80,7 @@ export const FLAGS = {
   },
   'allow-writes': {
     type: 'boolean',
-    help: 'Also check what needs writes on the control plane: create a deployment of the run (deleted at the end). Deployments cost money.',
+    help: 'Also check what needs writes on the control plane: create deployments of the run (five, deleted at the end), redeploy and rebuild their revisions. Deployments cost money.',
   },
   only: { type: 'string', multiple: true, value: 'name', help: 'Only the checks about this operation, tag, area or check id; repeatable.' },
   skip: {
@@ -93,6 +93,30 @@ export const FLAGS = {
   // Listing.
   status: { type: 'string', value: 'STATUS', help: 'Only revisions with this status (DEPLOYED, BUILD_FAILED, ...).' },
   limit: { type: 'string', value: 'n', default: '20', help: 'Show at most n revisions, newest first.' },
+  // Logs.
+  logs: {
+    type: 'boolean',
+    help: "Print the revision's build and deploy log lines as they are written while waiting (secrets given with --secret masked).",
+  },
+  revision: { type: 'string', value: 'id', help: "The revision whose logs to show (default: the deployment's latest)." },
+  type: { type: 'string', value: 'build|deploy', help: 'Only this log: build or deploy (default: both, build first).' },
+  follow: {
+    type: 'boolean',
+    help: 'Keep printing new lines until the revision is terminal, then exit as `wait` does (0 DEPLOYED, 1 failed, 2 timed out).',
+  },
+  // Rollback.
+  to: { type: 'string', value: 'revision', help: 'The revision (ID) to roll back to.' },
+  previous: {
+    type: 'boolean',
+    help: 'Roll back to the newest DEPLOYED revision before the one serving (the default).',
+  },
+  // Preview.
+  pr: { type: 'string', value: 'n', help: 'The pull request number: the preview deployment is <name>-pr-<n>.' },
+  'custom-url': {
+    type: 'string',
+    value: 'url',
+    help: "The preview's URL (its source_config.custom_url), printed for the job summary.",
+  },
 } as const satisfies Record<string, FlagSpec>;
 
 export type FlagName = keyof typeof FLAGS;

@@ -49,6 +49,12 @@ const MAPPERS = {
   listRevisions: (request) => revisions(request),
   // `wait` reads the revision until it is terminal: one read when it already is.
   getRevision: (request) => ({ argv: ['wait', pathParam(request, 'deployment_id'), pathParam(request, 'revision_id')], unsupported: [] }),
+  createRevision: (request) => ({ argv: ['redeploy', pathParam(request, 'deployment_id')], unsupported: [] }),
+  redeployRevision: (request) => ({
+    argv: ['rollback', pathParam(request, 'deployment_id'), '--to', pathParam(request, 'revision_id')],
+    unsupported: [],
+  }),
+  listRevisionLogs: (request) => revisionLogs(request),
   getSandboxPool: (request) => ({ argv: ['pool', 'get', pathParam(request, 'name')], unsupported: [] }),
   getOauthProvider: (request) => ({ argv: ['provider', 'get', pathParam(request, 'provider_id')], unsupported: [] }),
 } satisfies Partial<Record<keyof operations, Mapper>>;
@@ -126,6 +132,17 @@ function revisions(request: ApiRequest): Command {
     if (name === 'status' || name === 'limit') argv.push(`--${name}`, String(value));
     else if (!(name === 'offset' && Number(value) === 0)) unsupported.push(`query.${name}`);
   }
+  return { argv, unsupported };
+}
+
+/** `agentplane logs <deployment> --revision <id> --type <type>`: the whole log, oldest first; the paging and filters are the command's own. */
+function revisionLogs(request: ApiRequest): Command {
+  const query = request.query ?? {};
+  const argv = ['logs', pathParam(request, 'deployment_id'), '--revision', pathParam(request, 'revision_id')];
+  if (query.type !== undefined) argv.push('--type', text(query.type, 'query.type'));
+  const unsupported = Object.entries(query)
+    .filter(([name, value]) => name !== 'type' && value !== undefined)
+    .map(([name]) => `query.${name}`);
   return { argv, unsupported };
 }
 

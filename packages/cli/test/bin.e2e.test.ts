@@ -1,41 +1,15 @@
 // The executable, as a process: help, a usage error's exit code, and SIGINT mid-wait (exit 130)
 // against the emulator over HTTP; and `npx agentplane` from the repository root, as the README
 // runs it right after an install and a build.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createControlPlaneClient, findDeploymentByName } from '@agentplane/control-plane';
-import type { RunningEmulator } from '@agentplane/emulator';
-import { startEmulator } from '@agentplane/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_PLANE_CREDENTIALS, TEST_EMULATOR_CONFIG } from './support/control-plane.js';
+import { describe, expect, it } from 'vitest';
+import { CONTROL_PLANE_CREDENTIALS } from './support/control-plane.js';
+import { useHttpEmulator } from './support/http-emulator.js';
+import { agentplane, BIN } from './support/process.js';
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/agentplane.js');
 const REPO_ROOT = path.resolve(path.dirname(BIN), '../../..');
-
-interface Proc {
-  code: Promise<number | null>;
-  stdout: () => string;
-  stderr: () => string;
-  kill: (signal: NodeJS.Signals) => void;
-}
-
-function agentplane(args: string[], env: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return {
-    code: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
-    stdout: () => stdout,
-    stderr: () => stderr,
-    kill: (signal) => child.kill(signal),
-  };
-}
 
 async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -46,25 +20,9 @@ async function until(condition: () => boolean, what: string, timeoutMs = 15_000)
 }
 
 describe('the agentplane bin', () => {
-  let emulator: RunningEmulator;
-  const errors: string[] = [];
-  beforeAll(async () => {
-    emulator = await startEmulator({
-      db: ':memory:',
-      controlPlanePort: 0,
-      agentServerPort: 0,
-      config: TEST_EMULATOR_CONFIG,
-      revisionStepMs: 400,
-      validateResponses: true,
-      onError: (m) => errors.push(m),
-    });
-  });
-  afterAll(async () => {
-    await emulator?.close();
-    expect(errors).toEqual([]);
-  });
-  const env = () => ({ AGENTPLANE_BASE_URL: emulator.controlPlaneUrl, AGENTPLANE_API_KEY: CONTROL_PLANE_CREDENTIALS.apiKey, CI: 'true' });
-  const api = () => createControlPlaneClient({ baseUrl: emulator.controlPlaneUrl, apiKey: CONTROL_PLANE_CREDENTIALS.apiKey });
+  const emulator = useHttpEmulator({ revisionStepMs: 400 });
+  const env = () => ({ AGENTPLANE_BASE_URL: emulator().controlPlaneUrl, AGENTPLANE_API_KEY: CONTROL_PLANE_CREDENTIALS.apiKey, CI: 'true' });
+  const api = () => createControlPlaneClient({ baseUrl: emulator().controlPlaneUrl, apiKey: CONTROL_PLANE_CREDENTIALS.apiKey });
 
   it('prints help (exit 0) and exits 3 on a usage error', async () => {
     const help = agentplane(['--help']);

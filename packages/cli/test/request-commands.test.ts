@@ -122,6 +122,15 @@ describe('commandForRequest', () => {
     ],
     ['listRevisions', { path: { deployment_id: 'd-1' }, query: { offset: 40 } }, {}, ['revisions', 'd-1'], ['query.offset']],
     ['getRevision', { path: { deployment_id: 'd-1', revision_id: 'r-1' } }, {}, ['wait', 'd-1', 'r-1'], []],
+    ['createRevision', { path: { deployment_id: 'd-1' } }, {}, ['redeploy', 'd-1'], []],
+    ['redeployRevision', { path: { deployment_id: 'd-1', revision_id: 'r-1' } }, {}, ['rollback', 'd-1', '--to', 'r-1'], []],
+    [
+      'listRevisionLogs',
+      { path: { deployment_id: 'd-1', revision_id: 'r-1' }, query: { type: 'build', order: 'desc', limit: 20 } },
+      {},
+      ['logs', 'd-1', '--revision', 'r-1', '--type', 'build'],
+      ['query.order', 'query.limit'],
+    ],
     ['getSandboxPool', { path: { name: 'python-pool' } }, {}, ['pool', 'get', 'python-pool'], []],
     ['getOauthProvider', { path: { provider_id: 'github' } }, {}, ['provider', 'get', 'github'], []],
   ])('%s %j', (operationId, request, context, argv, unsupported) => {
@@ -218,6 +227,13 @@ describe('the CLI sends the operation commandForRequest names it for', () => {
     ['deleteDeployment', ({ deployment }) => ({ path: { deployment_id: deployment } }), []],
     ['listRevisions', ({ deployment }) => ({ path: { deployment_id: deployment }, query: { status: 'QUEUED', limit: 5 } }), []],
     ['getRevision', ({ deployment, revision }) => ({ path: { deployment_id: deployment, revision_id: revision } }), WAIT_FAST],
+    ['createRevision', ({ deployment }) => ({ path: { deployment_id: deployment } }), WAIT_FAST],
+    ['redeployRevision', ({ deployment, revision }) => ({ path: { deployment_id: deployment, revision_id: revision } }), WAIT_FAST],
+    [
+      'listRevisionLogs',
+      ({ deployment, revision }) => ({ path: { deployment_id: deployment, revision_id: revision }, query: { type: 'deploy' } }),
+      [],
+    ],
     ['getSandboxPool', () => ({ path: { name: 'python-pool' } }), []],
     ['getOauthProvider', () => ({ path: { provider_id: 'github' } }), []],
   ])('%s', async (operationId, request, extra) => {

@@ -18,6 +18,7 @@ export {
   type ListRevisionsFilter,
   type PageOptions,
 } from './pagination.js';
+export { type ReadRevisionLogOptions, type RevisionLogFilter, type RevisionLogRead, readRevisionLog } from './revision-logs.js';
 export {
   createDeploymentAndWait,
   isTerminalRevisionStatus,

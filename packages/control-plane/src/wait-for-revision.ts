@@ -67,13 +67,18 @@ export interface WaitForRevisionOptions {
   signal?: AbortSignal;
   /** Called once per status change, the first status included. */
   onStatus?: (revision: Revision) => void;
+  /**
+   * Called after every successful poll, terminal or not, and awaited before the wait goes on (to
+   * read the revision's new log lines, say). What it throws ends the wait with that error.
+   */
+  onPoll?: (revision: Revision) => void | Promise<void>;
 }
 
 export type WaitOptions = Omit<WaitForRevisionOptions, 'deploymentId' | 'revisionId'>;
 
 /** Polls the revision until it is terminal. Resolves with the DEPLOYED revision. */
 export async function waitForRevision(client: ControlPlaneClient, options: WaitForRevisionOptions): Promise<Revision> {
-  const { deploymentId, revisionId, intervalMs = 5_000, timeoutMs = 30 * 60_000, signal, onStatus } = options;
+  const { deploymentId, revisionId, intervalMs = 5_000, timeoutMs = 30 * 60_000, signal, onStatus, onPoll } = options;
   const deadline = Date.now() + timeoutMs;
   let last: Revision | undefined;
   for (;;) {
@@ -82,6 +87,7 @@ export async function waitForRevision(client: ControlPlaneClient, options: WaitF
     if (revision) {
       if (revision.status !== last?.status) onStatus?.(revision);
       last = revision;
+      await onPoll?.(revision);
       if (revision.status === REVISION_SUCCESS_STATUS) return revision;
       if (isTerminalRevisionStatus(revision.status)) throw new RevisionFailedError(revision);
     }

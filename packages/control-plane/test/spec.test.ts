@@ -30,9 +30,27 @@ describeSpecContract('control-plane', [
     statuses: ['200', '400', '401', '404', '422', '431'],
   },
   {
+    operationId: 'createRevision',
+    method: 'post',
+    path: '/v2/deployments/{deployment_id}/revisions',
+    statuses: ['201', '400', '401', '404', '422', '431'],
+  },
+  {
     operationId: 'getRevision',
     method: 'get',
     path: '/v2/deployments/{deployment_id}/revisions/{revision_id}',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'redeployRevision',
+    method: 'post',
+    path: '/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'listRevisionLogs',
+    method: 'get',
+    path: '/v2/deployments/{deployment_id}/revisions/{revision_id}/logs',
     statuses: ['200', '400', '401', '404', '422', '431'],
   },
   {
@@ -213,7 +231,7 @@ describe('control-plane contract decisions', () => {
       schema: { $ref: '#/components/schemas/RevisionStatus' },
     });
     for (const [route, names] of [
-      ['/v2/deployments', ['name_contains', 'limit', 'offset']],
+      ['/v2/deployments', ['name_contains', 'status', 'deployment_ids', 'limit', 'offset']],
       ['/v2/deployments/{deployment_id}/revisions', ['status', 'limit', 'offset']],
     ] as const) {
       const query = spec.paths[route].get.parameters.map((p: any) => resolveRef(spec, p)).filter((p: any) => p.in === 'query');
@@ -228,6 +246,58 @@ describe('control-plane contract decisions', () => {
     }
     expect(validate(schema('DeploymentList'), { resources: [], offset: -1 }).valid).toBe(false);
     expect(validate(schema('RevisionList'), { resources: [{ id: 'x' }], offset: 0 }).valid).toBe(false);
+  });
+
+  it('filters deployments by the status of their latest revision and by comma-separated IDs (at most 100)', () => {
+    const params = spec.components.parameters;
+    expect(params.DeploymentStatusFilter).toMatchObject({
+      name: 'status',
+      in: 'query',
+      schema: { $ref: '#/components/schemas/RevisionStatus' },
+    });
+    const ids = params.DeploymentIds.schema;
+    const id = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
+    const matches = (text: string) => text.length <= ids.maxLength && new RegExp(ids.pattern, 'u').test(text);
+    expect(matches(id)).toBe(true);
+    expect(matches(`${id},${id.toUpperCase()}`)).toBe(true);
+    expect(matches(Array(100).fill(id).join(','))).toBe(true);
+    for (const bad of ['', `${id},`, `${id}, ${id}`, 'not-a-uuid', Array(101).fill(id).join(',')]) expect(matches(bad), bad).toBe(false);
+  });
+
+  it('pages a revision log by an opaque cursor: type required, limit 1–1000 (default 50), order asc by default, {logs, next_offset}', () => {
+    const logs = spec.paths['/v2/deployments/{deployment_id}/revisions/{revision_id}/logs'].get;
+    const query = Object.fromEntries(
+      logs.parameters
+        .map((p: any) => resolveRef(spec, p))
+        .filter((p: any) => p.in === 'query')
+        .map((p: any) => [p.name, p]),
+    );
+    expect(Object.keys(query)).toEqual(['type', 'order', 'limit', 'offset', 'level', 'query', 'start_time', 'end_time']);
+    expect(query.type.required).toBe(true);
+    expect(resolveRef(spec, query.type.schema).enum).toEqual(['build', 'deploy']);
+    expect(query.order.schema).toEqual({ type: 'string', enum: ['asc', 'desc'], default: 'asc' });
+    expect(query.limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 50 });
+    expect(query.offset.schema.type).toBe('string');
+    expect(resolveRef(spec, query.level.schema).enum).toEqual(['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL']);
+    for (const name of ['start_time', 'end_time']) expect(query[name].schema).toEqual({ type: 'string', format: 'date-time' });
+    const page = spec.components.schemas.RevisionLogPage;
+    expect(page.required).toEqual(['logs', 'next_offset']);
+    expect(validate(schema('RevisionLogPage'), { logs: [], next_offset: null }).errors).toBe('');
+    expect(
+      validate(schema('RevisionLogPage'), { logs: [{ timestamp: '2026-11-20T08:00:00Z', level: 'INFO' }], next_offset: null }).valid,
+    ).toBe(false);
+  });
+
+  it('redeploys a revision and creates a revision of the current configuration without a body', () => {
+    const redeploy = spec.paths['/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy'].post;
+    const create = spec.paths['/v2/deployments/{deployment_id}/revisions'].post;
+    for (const operation of [redeploy, create]) {
+      expect(operation.requestBody, operation.operationId).toBeUndefined();
+      // Each call makes a revision: the clients never send it twice.
+      expect(operation['x-retry-safe'], operation.operationId).toBeUndefined();
+    }
+    expect(redeploy.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Deployment' });
+    expect(create.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Revision' });
   });
 
   it('deletes with 204 and no body, and answers a missing deployment with the getDeployment 404', () => {

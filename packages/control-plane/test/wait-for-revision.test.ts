@@ -71,6 +71,44 @@ describe('waitForRevision', () => {
     expect(polls()).toBe(6);
   });
 
+  it('awaits onPoll after every successful poll, the terminal one included, before polling again; what it throws ends the wait', async () => {
+    const { client, polls } = scriptedControlPlane(['QUEUED', new TypeError('fetch failed'), 'QUEUED', 'DEPLOYING', 'DEPLOYED']);
+    const calls: [string, number][] = [];
+    const { value } = await settle(
+      waitForRevision(client, {
+        deploymentId: DEPLOYMENT_ID,
+        revisionId: REVISION_ID,
+        intervalMs: 10,
+        onPoll: async (r) => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          calls.push([r.status, polls()]);
+        },
+      }),
+    );
+    expect(value?.status).toBe('DEPLOYED');
+    // Each call saw its own poll's answer, and no poll was sent while it ran.
+    expect(calls).toEqual([
+      ['QUEUED', 1],
+      ['QUEUED', 3],
+      ['DEPLOYING', 4],
+      ['DEPLOYED', 5],
+    ]);
+
+    const failing = scriptedControlPlane(['QUEUED', 'DEPLOYED']);
+    const { error } = await settle(
+      waitForRevision(failing.client, {
+        deploymentId: DEPLOYMENT_ID,
+        revisionId: REVISION_ID,
+        intervalMs: 10,
+        onPoll: () => {
+          throw new Error('log reader broke');
+        },
+      }),
+    );
+    expect((error as Error).message).toBe('log reader broke');
+    expect(failing.polls()).toBe(1);
+  });
+
   it.each(REVISION_FAILURE_STATUSES)('rejects with RevisionFailedError carrying the revision on %s', async (status) => {
     const { client } = scriptedControlPlane(['QUEUED', 'BUILDING', status]);
     const { error } = await settle(waitForRevision(client, { deploymentId: DEPLOYMENT_ID, revisionId: REVISION_ID, intervalMs: 10 }));

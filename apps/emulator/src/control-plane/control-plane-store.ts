@@ -11,6 +11,7 @@ import type {
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
 import type { RevisionClock } from './revision-lifecycle.js';
+import type { RevisionLogContext } from './revision-log-script.js';
 
 export interface DeploymentRow {
   id: string;
@@ -33,9 +34,14 @@ export interface RevisionRow extends RevisionClock {
   /** As requested; `repo_commit_sha` is derived when the revision is read. */
   source_revision_config: Omit<SourceRevisionConfig, 'repo_commit_sha'>;
   created_at: string;
+  /** What its logs say about the deployment, as it was when the revision was created (null in files before migration 9). */
+  log_context: RevisionLogContext | null;
+  /** The revision whose build it deploys (a redeploy of a built git revision); null when it builds its own or is a container. */
+  image_from: string | null;
 }
 
 type Raw<T, JsonKeys extends keyof T> = Omit<T, JsonKeys> & { [K in JsonKeys]: string };
+type RawRevision = Raw<Omit<RevisionRow, 'log_context'>, 'source_revision_config' | 'plan'> & { log_context: string | null };
 
 export class ControlPlaneStore {
   private readonly s;
@@ -56,7 +62,7 @@ export class ControlPlaneStore {
         'UPDATE deployments SET source_config = @source_config, secrets = @secrets, latest_revision_id = @latest_revision_id, updated_at = @updated_at WHERE id = @id',
       ),
       insertRevision: db.prepare(
-        'INSERT INTO revisions (id, deployment_id, seq, source, source_revision_config, created_at, started_ms, step_ms, plan, superseded_ms) VALUES (@id, @deployment_id, @seq, @source, @source_revision_config, @created_at, @started_ms, @step_ms, @plan, @superseded_ms)',
+        'INSERT INTO revisions (id, deployment_id, seq, source, source_revision_config, created_at, started_ms, step_ms, plan, superseded_ms, log_context, image_from) VALUES (@id, @deployment_id, @seq, @source, @source_revision_config, @created_at, @started_ms, @step_ms, @plan, @superseded_ms, @log_context, @image_from)',
       ),
       nextSeq: db.prepare('SELECT coalesce(max(seq), 0) + 1 FROM revisions WHERE deployment_id = ?').pluck(),
       revisions: db.prepare('SELECT * FROM revisions WHERE deployment_id = ? ORDER BY seq DESC'),
@@ -115,16 +121,17 @@ export class ControlPlaneStore {
       ...row,
       source_revision_config: JSON.stringify(row.source_revision_config),
       plan: JSON.stringify(row.plan),
+      log_context: row.log_context && JSON.stringify(row.log_context),
     });
   }
 
   /** Newest first. */
   revisions(deploymentId: string): RevisionRow[] {
-    return (this.s.revisions.all(deploymentId) as Raw<RevisionRow, 'source_revision_config' | 'plan'>[]).map(parseRevision);
+    return (this.s.revisions.all(deploymentId) as RawRevision[]).map(parseRevision);
   }
 
   getRevision(deploymentId: string, revisionId: string): RevisionRow | undefined {
-    const raw = this.s.getRevision.get(deploymentId, revisionId) as Raw<RevisionRow, 'source_revision_config' | 'plan'> | undefined;
+    const raw = this.s.getRevision.get(deploymentId, revisionId) as RawRevision | undefined;
     return raw && parseRevision(raw);
   }
 
@@ -165,6 +172,11 @@ function parseDeployment(raw: Raw<DeploymentRow, 'source_config' | 'secrets'> | 
   return raw && { ...raw, source_config: JSON.parse(raw.source_config), secrets: JSON.parse(raw.secrets) };
 }
 
-function parseRevision(raw: Raw<RevisionRow, 'source_revision_config' | 'plan'>): RevisionRow {
-  return { ...raw, source_revision_config: JSON.parse(raw.source_revision_config), plan: JSON.parse(raw.plan) as RevisionStatus[] };
+function parseRevision(raw: RawRevision): RevisionRow {
+  return {
+    ...raw,
+    source_revision_config: JSON.parse(raw.source_revision_config),
+    plan: JSON.parse(raw.plan) as RevisionStatus[],
+    log_context: raw.log_context === null ? null : JSON.parse(raw.log_context),
+  };
 }

@@ -1,7 +1,7 @@
 // The control plane: one handler per operationId of spec/control-plane. Requests arrive
 // validated against the spec (DeploymentCreate's if/then rules included); handlers add the rules
 // that depend on stored state (unique names, a PATCH against the deployment's source, the tag
-// rule on the merged configuration) and run the revision lifecycle.
+// rule on the merged configuration, log cursors) and run the revision lifecycle and its logs.
 import { createHash } from 'node:crypto';
 import type {
   operations as ClientOperations,
@@ -12,7 +12,7 @@ import type {
   SourceConfig,
   SourceRevisionConfig,
 } from '@agentplane/control-plane';
-import type { RevisionOutcome } from '../config.js';
+import type { EmulatorConfig } from '../config.js';
 import type { HandlerMap } from '../contract/handler-types.js';
 import type { ValidationIssue } from '../contract/validation-errors.js';
 import { DeploymentTypeSchema } from '../generated/control-plane/contract.js';
@@ -21,12 +21,15 @@ import type { operations as ServerOperations } from '../generated/control-plane/
 import { HttpError, validationError } from '../http/http-error.js';
 import { canonicalUuid, newId } from '../shared/ids.js';
 import type { ControlPlaneStore, DeploymentRow, RevisionRow } from './control-plane-store.js';
-import { globToRegExp, isTerminal, outcomeFor, planFor, reachedBuild, statusAt } from './revision-lifecycle.js';
+import { globToRegExp, isTerminal, outcomeRuleFor, planFor, reached, statusAt } from './revision-lifecycle.js';
+import { logPage } from './revision-log-pages.js';
+import type { LogLine, RevisionLogContext } from './revision-log-script.js';
+import { revisionLogScript, visibleLog } from './revision-log-script.js';
 import type { Tenant } from './tenants.js';
 
 export interface LifecycleOptions {
   revisionStepMs: number;
-  revisionOutcomes: { match: string; status: RevisionOutcome }[];
+  revisionOutcomes: NonNullable<EmulatorConfig['revision_outcomes']>;
   /** The clock; tests may move it. */
   now?: () => number;
 }
@@ -41,9 +44,17 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
   // created_at agree (tests move it).
   const now = options.now ?? Date.now;
   const nowIso = () => new Date(now()).toISOString();
-  const outcomeRules = options.revisionOutcomes.map((rule) => ({ pattern: globToRegExp(rule.match), status: rule.status }));
+  const outcomeRules = options.revisionOutcomes.map((rule) => ({
+    pattern: globToRegExp(rule.match),
+    status: rule.status,
+    log:
+      rule.log?.map((line): LogLine => (typeof line === 'string' ? { level: 'ERROR', message: line } : { level: 'ERROR', ...line })) ??
+      null,
+  }));
   const deploymentNotFound = (id: string) => new HttpError(404, `Deployment ID ${id} not found.`);
   const requireDeployment = (tenant: Tenant, id: string) => store.getDeployment(tenant.id, id) ?? throwError(deploymentNotFound(id));
+  const requireRevision = (deployment: DeploymentRow, id: string) =>
+    store.getRevision(deployment.id, id) ?? throwError(new HttpError(404, `Revision ID ${id} not found.`));
 
   const toRevision = (row: RevisionRow, at: number): Revision => {
     const { status, since_ms } = statusAt(row, at);
@@ -76,26 +87,43 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
     };
   };
 
-  /** Creates the deployment's next revision and supersedes every unfinished older one. */
-  const startRevision = (deployment: DeploymentRow, config: RevisionRow['source_revision_config'], id = newId()): string => {
+  /**
+   * Creates the deployment's next revision and supersedes every unfinished older one. `imageFrom`
+   * names the built revision whose image a git revision deploys instead of building its own.
+   */
+  const startRevision = (
+    deployment: DeploymentRow,
+    config: RevisionRow['source_revision_config'],
+    { id = newId(), imageFrom = null }: { id?: string; imageFrom?: string | null } = {},
+  ): RevisionRow => {
     const at = now();
     for (const older of store.revisions(deployment.id)) {
       if (!isTerminal(statusAt(older, at).status)) store.markSuperseded(older.id, at);
     }
-    const outcome = outcomeFor(outcomeRules, [config.image_uri, config.repo_ref]);
-    store.insertRevision({
+    const rule = outcomeRuleFor(outcomeRules, [config.image_uri, config.repo_ref]);
+    const row: RevisionRow = {
       id,
       deployment_id: deployment.id,
       seq: store.nextRevisionSeq(deployment.id),
       source: deployment.source,
       source_revision_config: config,
       created_at: new Date(at).toISOString(),
-      plan: planFor(deployment.source, outcome),
+      plan: planFor(deployment.source, rule?.status ?? 'DEPLOYED', imageFrom !== null),
       started_ms: at,
       step_ms: options.revisionStepMs,
       superseded_ms: null,
-    });
-    return id;
+      log_context: logContext(deployment, rule?.log ?? null),
+      image_from: imageFrom,
+    };
+    store.insertRevision(row);
+    return row;
+  };
+
+  /** The deployment's latest revision is now `revision`. */
+  const advanceLatest = (deployment: DeploymentRow, revision: RevisionRow): DeploymentRow => {
+    const next = { ...deployment, latest_revision_id: revision.id, updated_at: revision.created_at };
+    store.updateDeployment(next);
+    return next;
   };
 
   return {
@@ -128,14 +156,24 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
           image_uri: requested.image_uri ?? null,
         };
         store.insertDeployment(deployment);
-        startRevision(deployment, revisionConfig, deployment.latest_revision_id);
+        startRevision(deployment, revisionConfig, { id: deployment.latest_revision_id });
         return { status: 201, body: toDeployment(deployment) };
       });
     },
 
     listDeployments({ query, principal }) {
       const needle = query.name_contains?.toLowerCase() ?? '';
-      const matching = store.listDeployments(principal.id).filter((d) => d.name.toLowerCase().includes(needle));
+      const ids = query.deployment_ids === undefined ? undefined : new Set(query.deployment_ids.split(',').map(canonicalUuid));
+      const at = now();
+      const latestStatus = (d: DeploymentRow) => statusAt(store.getRevision(d.id, d.latest_revision_id)!, at).status;
+      const matching = store
+        .listDeployments(principal.id)
+        .filter(
+          (d) =>
+            d.name.toLowerCase().includes(needle) &&
+            (ids === undefined || ids.has(d.id)) &&
+            (query.status === undefined || latestStatus(d) === query.status),
+        );
       const page = matching.slice(query.offset, query.offset + query.limit);
       return { status: 200, body: { resources: page.map(toDeployment), offset: query.offset } };
     },
@@ -201,7 +239,7 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
           updated_at: updated,
         };
         if (requested.repo_ref != null || requested.graph_config_path != null || requested.image_uri != null) {
-          next.latest_revision_id = startRevision(next, nextConfig);
+          next.latest_revision_id = startRevision(next, nextConfig).id;
         }
         store.updateDeployment(next);
         return { status: 200, body: toDeployment(next) };
@@ -210,10 +248,39 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
 
     getRevision({ path, principal }) {
       const deployment = requireDeployment(principal, canonicalUuid(path.deployment_id));
-      const revisionId = canonicalUuid(path.revision_id);
-      const revision = store.getRevision(deployment.id, revisionId);
-      if (!revision) throw new HttpError(404, `Revision ID ${revisionId} not found.`);
-      return { status: 200, body: toRevision(revision, now()) };
+      return { status: 200, body: toRevision(requireRevision(deployment, canonicalUuid(path.revision_id)), now()) };
+    },
+
+    createRevision({ path, principal }) {
+      return store.transaction(() => {
+        const deployment = requireDeployment(principal, canonicalUuid(path.deployment_id));
+        const latest = store.getRevision(deployment.id, deployment.latest_revision_id)!;
+        const revision = startRevision(deployment, latest.source_revision_config);
+        advanceLatest(deployment, revision);
+        return { status: 201, body: toRevision(revision, now()) };
+      });
+    },
+
+    redeployRevision({ path, principal }) {
+      return store.transaction(() => {
+        const deployment = requireDeployment(principal, canonicalUuid(path.deployment_id));
+        const source = requireRevision(deployment, canonicalUuid(path.revision_id));
+        // A git revision that was built is deployed from its image; one that never got an image builds again.
+        const built = source.image_from ?? (source.source === 'git_host' && reached(source, 'AWAITING_DEPLOY', now()) ? source.id : null);
+        const revision = startRevision(deployment, source.source_revision_config, { imageFrom: built });
+        return { status: 200, body: toDeployment(advanceLatest(deployment, revision)) };
+      });
+    },
+
+    listRevisionLogs({ path, query, principal }) {
+      const deployment = requireDeployment(principal, canonicalUuid(path.deployment_id));
+      const revision = requireRevision(deployment, canonicalUuid(path.revision_id));
+      const script = revisionLogScript(
+        { ...revision, commit: revision.source === 'git_host' ? buildCommit(revision) : null },
+        revision.log_context ?? logContext(deployment, null),
+      );
+      const { lines, complete } = visibleLog(script, query.type, revision.superseded_ms !== null, now());
+      return { status: 200, body: logPage(lines, complete, query) };
     },
 
     getOauthProvider({ path, principal }) {
@@ -230,12 +297,37 @@ export function controlPlaneHandlers(store: ControlPlaneStore, options: Lifecycl
   };
 }
 
-/** The revision's source configuration as the API shows it, with the commit once it is built. */
+/**
+ * The revision's source configuration as the API shows it, with the commit once it is known: when
+ * its build checks it out, or from the start when it deploys an earlier build's image.
+ */
 function revisionConfig(row: RevisionRow, at: number): SourceRevisionConfig {
   const config = row.source_revision_config;
-  const sha =
-    row.source === 'git_host' && reachedBuild(row, at) ? createHash('sha1').update(`${row.id}:${config.repo_ref}`).digest('hex') : null;
-  return { repo_ref: config.repo_ref, graph_config_path: config.graph_config_path, image_uri: config.image_uri, repo_commit_sha: sha };
+  const known = row.source === 'git_host' && (row.image_from !== null || reached(row, 'BUILDING', at));
+  return {
+    repo_ref: config.repo_ref,
+    graph_config_path: config.graph_config_path,
+    image_uri: config.image_uri,
+    repo_commit_sha: known ? buildCommit(row) : null,
+  };
+}
+
+/** The commit a git revision's image is built from: a stand-in for the ref's head when its build ran. */
+function buildCommit(row: Pick<RevisionRow, 'id' | 'image_from' | 'source_revision_config'>): string {
+  return createHash('sha1')
+    .update(`${row.image_from ?? row.id}:${row.source_revision_config.repo_ref}`)
+    .digest('hex');
+}
+
+/** What a new revision's logs will say about its deployment: taken now, so later changes do not rewrite them. */
+function logContext(deployment: DeploymentRow, outcomeLines: LogLine[] | null): RevisionLogContext {
+  const config = deployment.source_config;
+  return {
+    repo_url: config.repo_url,
+    secret_names: deployment.secrets.map(({ name }) => name),
+    resources: config.resource_spec ?? RESOURCE_DEFAULTS[config.deployment_type],
+    outcome_lines: outcomeLines,
+  };
 }
 
 /**

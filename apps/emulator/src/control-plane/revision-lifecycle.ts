@@ -20,10 +20,12 @@ const WALK: Record<Source, RevisionStatus[]> = {
 /**
  * The statuses a revision walks to its outcome. A failure happens where its phase is:
  * CREATE_FAILED right after CREATING; BUILD_FAILED after BUILDING (an external container has no
- * build, so right after QUEUED); DEPLOY_FAILED and INTERRUPTED after DEPLOYING.
+ * build, so right after QUEUED); DEPLOY_FAILED and INTERRUPTED after DEPLOYING. A `git_host`
+ * revision that deploys an image built before (`prebuilt`, a redeploy) walks as a container does.
  */
-export function planFor(source: Source, outcome: RevisionOutcome): RevisionStatus[] {
-  const walk = WALK[source];
+export function planFor(source: Source, outcome: RevisionOutcome, prebuilt = false): RevisionStatus[] {
+  const builds = source === 'git_host' && !prebuilt;
+  const walk = WALK[builds ? 'git_host' : 'external_container'];
   const upTo = (status: RevisionStatus) => walk.slice(0, walk.indexOf(status) + 1);
   switch (outcome) {
     case 'DEPLOYED':
@@ -31,7 +33,7 @@ export function planFor(source: Source, outcome: RevisionOutcome): RevisionStatu
     case 'CREATE_FAILED':
       return ['CREATING', 'CREATE_FAILED'];
     case 'BUILD_FAILED':
-      return source === 'git_host' ? [...upTo('BUILDING'), 'BUILD_FAILED'] : ['QUEUED', 'BUILD_FAILED'];
+      return builds ? [...upTo('BUILDING'), 'BUILD_FAILED'] : ['QUEUED', 'BUILD_FAILED'];
     case 'DEPLOY_FAILED':
     case 'INTERRUPTED':
       return [...upTo('DEPLOYING'), outcome];
@@ -54,21 +56,18 @@ export function statusAt(revision: RevisionClock, now: number): { status: Revisi
   return { status: revision.plan[position]!, since_ms: revision.started_ms + position * revision.step_ms, position };
 }
 
-/** Whether the revision got as far as building (its commit is then known). */
-export function reachedBuild(revision: RevisionClock, now: number): boolean {
-  const building = revision.plan.indexOf('BUILDING');
-  return building >= 0 && statusAt(revision, now).position >= building;
+/** Whether the revision got as far as `status` (or, frozen by a newer revision, had got as far). */
+export function reached(revision: RevisionClock, status: RevisionStatus, now: number): boolean {
+  const index = revision.plan.indexOf(status);
+  return index >= 0 && statusAt(revision, now).position >= index;
 }
 
-/** The first `revision_outcomes` rule whose glob matches the image URI or git ref; else DEPLOYED. */
-export function outcomeFor(
-  rules: { pattern: RegExp; status: RevisionOutcome }[],
+/** The first `revision_outcomes` rule whose glob matches the image URI or git ref; else none (DEPLOYED). */
+export function outcomeRuleFor<Rule extends { pattern: RegExp }>(
+  rules: Rule[],
   candidates: (string | null | undefined)[],
-): RevisionOutcome {
-  for (const rule of rules) {
-    if (candidates.some((value) => typeof value === 'string' && rule.pattern.test(value))) return rule.status;
-  }
-  return 'DEPLOYED';
+): Rule | undefined {
+  return rules.find((rule) => candidates.some((value) => typeof value === 'string' && rule.pattern.test(value)));
 }
 
 export { globToRegExp } from '../shared/glob.js';

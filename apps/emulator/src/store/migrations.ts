@@ -195,4 +195,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE threads ADD COLUMN reply_cursor INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE threads ADD COLUMN interrupts TEXT;
   `,
+  // 9: what a revision's build and deploy logs are written from, kept from when it was created
+  // (the deployment's repository, secret names and resources then, the lines its configured
+  // outcome gives), and, for a redeploy of a built git revision, the revision whose image it
+  // deploys instead of building. Revisions of older files have neither: their logs are written
+  // from the deployment as it is, and they were all built.
+  `
+  ALTER TABLE revisions ADD COLUMN log_context TEXT;
+  ALTER TABLE revisions ADD COLUMN image_from TEXT;
+  `,
 ];

@@ -16,7 +16,7 @@ export interface ParsedRequest {
   /** Path parameters as sent (not canonicalised). */
   path: Record<string, string>;
   /** Query parameters as sent, read as their schema's type. */
-  query?: Record<string, any>;
+  query: Record<string, any>;
   body: any;
 }
 
@@ -60,7 +60,7 @@ export class RecordModel {
   private readonly resourceDefaults = SPECS['control-plane'].spec.components.schemas.DeploymentType['x-resource-defaults'];
 
   predict(request: ParsedRequest): Prediction {
-    const { operation, path, body } = request;
+    const { operation, path, query, body } = request;
     const thread = path.thread_id === undefined ? undefined : this.threads.get(canonical(path.thread_id));
     const deployment = path.deployment_id === undefined ? undefined : this.deployments.get(canonical(path.deployment_id));
     switch (operation.operationId) {
@@ -142,7 +142,18 @@ export class RecordModel {
       case 'deleteDeployment':
         return { status: deployment ? 204 : 404 };
       case 'getRevision':
+      case 'redeployRevision':
         return { status: deployment?.revisions.has(canonical(path.revision_id!)) ? 200 : 404 };
+      case 'createRevision':
+        return { status: deployment ? 201 : 404 };
+      case 'listRevisionLogs': {
+        if (!deployment?.revisions.has(canonical(path.revision_id!))) return { status: 404 };
+        // The offset parameter's rule: a cursor this server issued for the order asked for.
+        const offset = query.offset;
+        return offset === undefined || isLogCursor(String(offset), query.order === 'desc' ? 'd' : 'a')
+          ? { status: 200 }
+          : { status: 422, refusals: [{ example: 'NotACursor', loc: ['query', 'offset'] }] };
+      }
       case 'updateDeployment': {
         if (!deployment) return { status: 404 };
         const refusals = this.updateRefusals(deployment.deployment, body);
@@ -211,12 +222,16 @@ export class RecordModel {
       case 'createDeployment':
         this.deployments.set(answer.id, { deployment: answer, revisions: new Set([answer.latest_revision_id]) });
         break;
-      case 'updateDeployment': {
+      case 'updateDeployment':
+      case 'redeployRevision': {
         const record = this.deployments.get(answer.id)!;
         record.deployment = answer;
         record.revisions.add(answer.latest_revision_id);
         break;
       }
+      case 'createRevision':
+        this.deployments.get(canonical(path.deployment_id!))!.revisions.add(answer.id);
+        break;
       case 'deleteDeployment':
         this.deployments.delete(canonical(path.deployment_id!));
         break;
@@ -344,4 +359,15 @@ export function refusalExamples(api: ApiName, operation: ListedOperation): Map<s
   const response = resolveRef(spec, operation.operation.responses?.['422'] ?? {});
   const examples = response?.content?.['application/json']?.examples ?? {};
   return new Map(Object.entries<any>(examples).map(([name, example]) => [name, resolveRef(spec, example).value.detail]));
+}
+
+/**
+ * Whether `text` is a log cursor of the given direction as listRevisionLogs issues them: the
+ * position of a line, `a:N` (oldest first) or `d:N` (newest first), base64url-encoded without
+ * padding, spelt exactly as answered.
+ */
+function isLogCursor(text: string, direction: 'a' | 'd'): boolean {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return false;
+  const decoded = Buffer.from(text, 'base64url').toString('latin1');
+  return new RegExp(`^${direction}:(0|[1-9]\\d{0,8})$`).test(decoded) && Buffer.from(decoded).toString('base64url') === text;
 }

@@ -1,17 +1,14 @@
 // `agentplane deploy <name>`: find the deployment by exact name or create it; for an existing
 // one, PATCH the new image_uri or repo_ref (which makes a new revision); then wait for the
-// revision it made. Running it twice never creates two deployments: the lookup reads every page
-// of listDeployments (name_contains, then an exact comparison).
+// revision it made. Running it twice never creates two deployments (upsert.ts).
 import type { Deployment, DeploymentCreate, DeploymentUpdate, Secret } from '@agentplane/control-plane';
-import { findDeploymentByName, unwrap } from '@agentplane/control-plane';
 import type { Context } from '../context.js';
 import type { ExitCode } from '../errors.js';
 import { UsageError } from '../errors.js';
-import { emitJson } from '../output.js';
-import { checkName, signal } from '../resolve.js';
-import { readRevision, waitAndReport, waitSettings } from './wait.js';
-
-const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+import { checkName } from '../resolve.js';
+import { asSecrets, secretFlags } from '../secrets.js';
+import { upsertDeployment } from '../upsert.js';
+import { logsFlag, reportSubmitted, waitAndReport, waitSettings } from './wait.js';
 
 interface SourceFlags {
   image?: string;
@@ -24,51 +21,21 @@ export async function deployCommand(ctx: Context): Promise<ExitCode> {
   const [name] = ctx.args as [string];
   checkName(name);
   const source = sourceFlags(ctx);
-  const secrets = secretFlags(ctx);
+  const given = secretFlags(ctx);
+  const secrets = given && asSecrets(given);
   const settings = waitSettings(ctx);
-  const client = ctx.client('api-key');
+  const logs = logsFlag(ctx);
 
-  const existing = await findDeploymentByName(client, name, signal(ctx));
-  if (ctx.signal?.aborted) throw ctx.signal.reason; // interrupted before anything changed
-  // From here on nothing is aborted half-way: a create or update is sent whole (no signal), and
-  // an interrupt that came meanwhile ends the wait before its first poll.
-  const update = async (current: Deployment) => {
-    const body = updateBody(current, source, secrets);
-    ctx.note(`Updating deployment ${name} (${current.id}): ${describeChange(source)}`);
-    return unwrap(await client.PATCH('/v2/deployments/{deployment_id}', { params: { path: { deployment_id: current.id } }, body }));
-  };
-  let deployment: Deployment;
-  let created = false;
-  if (existing) {
-    deployment = await update(existing);
-  } else {
-    const body = createBody(name, source, secrets);
-    ctx.note(`Creating deployment ${name} (${body.source}): ${describeChange(source)}`);
-    const result = await client.POST('/v2/deployments', { body });
-    // A create refused because of its name, while another deploy created that name meanwhile:
-    // update the deployment that now exists instead of failing (and never create a second).
-    const raced = result.response.status === 422 ? await findDeploymentByName(client, name) : undefined;
-    if (raced) {
-      ctx.note(`A deployment named ${name} was created meanwhile (${raced.id}); updating it instead.`);
-      deployment = await update(raced);
-    } else {
-      deployment = unwrap(result);
-      created = true;
-    }
-  }
+  const { deployment, created } = await upsertDeployment(ctx, name, {
+    create: () => createBody(name, source, secrets),
+    update: (current) => updateBody(current, source, secrets),
+    describe: describeChange(source),
+  });
   ctx.note(`${created ? 'Created' : 'Updated'} ${name} (${deployment.id}); new revision ${deployment.latest_revision_id}`);
 
   const target = { deployment, deploymentId: deployment.id, revisionId: deployment.latest_revision_id, extra: { created } };
-  if (ctx.flags['no-wait'] === true) {
-    const revision = await readRevision(ctx, deployment.id, deployment.latest_revision_id);
-    if (ctx.json) emitJson(ctx, { deployment, revision, created });
-    else
-      ctx.stdout.write(
-        `${name}: revision ${deployment.latest_revision_id} is ${revision?.status ?? 'submitted'}; not waiting. Follow it with: agentplane wait ${name} ${deployment.latest_revision_id}\n`,
-      );
-    return 0;
-  }
-  return waitAndReport(ctx, target, settings);
+  if (ctx.flags['no-wait'] === true) return reportSubmitted(ctx, target);
+  return waitAndReport(ctx, target, settings, logs);
 }
 
 function sourceFlags(ctx: Context): SourceFlags {
@@ -95,36 +62,6 @@ function sourceFlags(ctx: Context): SourceFlags {
     );
   }
   return flags;
-}
-
-/** --secret NAME=VALUE, or NAME to read the value from the environment. */
-function secretFlags(ctx: Context): Secret[] | undefined {
-  const given = ctx.list('secret');
-  if (given.length === 0) return undefined;
-  const secrets = new Map<string, string>();
-  for (const item of given) {
-    const eq = item.indexOf('=');
-    const name = eq >= 0 ? item.slice(0, eq) : item;
-    if (!SECRET_NAME.test(name)) {
-      throw new UsageError(
-        `--secret ${JSON.stringify(eq >= 0 ? `${name}=...` : name)}: ${JSON.stringify(name)} is not an environment variable name`,
-        'a secret name has letters, digits and _, and does not start with a digit: --secret OPENAI_API_KEY=... or --secret OPENAI_API_KEY.',
-      );
-    }
-    let value: string | undefined;
-    if (eq >= 0) value = item.slice(eq + 1);
-    else {
-      value = ctx.env[name];
-      if (value === undefined)
-        throw new UsageError(
-          `--secret ${name}: the environment variable ${name} is not set`,
-          `set ${name} in the environment (in GitHub Actions: env: ${name}: \${{ secrets.${name} }}), or pass --secret ${name}=<value>.`,
-        );
-    }
-    if (secrets.has(name)) throw new UsageError(`--secret ${name} is given twice`, 'give each secret once.');
-    secrets.set(name, value);
-  }
-  return [...secrets].map(([name, value]) => ({ name, value }));
 }
 
 const isTag = (ref: string | undefined) => ref?.startsWith('refs/tags/') === true;

@@ -1,10 +1,13 @@
-// Waiting for a revision and reporting how it ended: the heart of `deploy` and `wait`.
-import type { Deployment, Revision, RevisionFailureStatus } from '@agentplane/control-plane';
+// Waiting for a revision and reporting how it ended: the heart of `deploy`, `wait`, `rollback`,
+// `redeploy`, `preview` and `logs --follow`. A failed revision is reported with the tail of the
+// log that says why; with a log follower, its lines are printed as they are written.
+import type { Deployment, Revision, RevisionFailureStatus, RevisionLogEntry, RevisionLogType } from '@agentplane/control-plane';
 import { RevisionFailedError, RevisionTimeoutError, unwrap, waitForRevision } from '@agentplane/control-plane';
 import type { Context } from '../context.js';
 import type { ExitCode } from '../errors.js';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors.js';
 import { durationFlag, formatDuration, parseDuration } from '../format.js';
+import { failureLog, formatLogLine, LOG_TYPES, LogFollower, logTail } from '../logs.js';
 import { emitJson, errorJson, printError } from '../output.js';
 import type { Snapshot } from '../progress.js';
 import { isId, resolveDeployment, signal } from '../resolve.js';
@@ -34,9 +37,9 @@ const FAILURE_HINTS: Record<RevisionFailureStatus, string> = {
   CREATE_FAILED:
     'the control plane could not create the revision. Check the source (the image URI and that its registry is reachable, or the repository URL, ref and config path) and the secrets, then deploy again.',
   BUILD_FAILED:
-    "the image build failed. Read the revision's build logs in the control plane, fix the cause (the graph configuration file, a dependency) and deploy again.",
+    'the image build failed: its build log says why. Fix the cause (the graph configuration file, a dependency) and deploy again.',
   DEPLOY_FAILED:
-    "the rollout failed: the new revision never started serving. Read the deployment's server logs (a crash at start, a missing secret, a bad image), fix and deploy again.",
+    'the rollout failed: the new revision never started serving. Its deploy log says why (a crash at start, a missing secret, a bad image); fix and deploy again.',
   INTERRUPTED: 'the build or rollout was stopped before it finished (cancelled, or the platform restarted). Deploy again.',
   SKIPPED: 'a newer revision superseded this one before it was deployed: another deploy ran meanwhile.',
 };
@@ -48,10 +51,30 @@ export interface WaitTarget {
   revisionId: string;
   /** Extra members of the JSON document (such as `created` for deploy). */
   extra?: Record<string, unknown>;
+  /** A line printed on stdout after the success line (such as a preview's URL). */
+  successNote?: (deployment: Deployment | null) => string;
+}
+
+export interface LogFollowing {
+  /** The logs to follow, in the order printed. */
+  types: readonly RevisionLogType[];
+  /**
+   * Where the lines go: `progress` (stderr, between the status lines: `--logs`) or `result`
+   * (stdout, and the JSON document's `logs` with --json: `logs --follow`).
+   */
+  to: 'progress' | 'result';
+}
+
+/** --logs on a waiting command: follow both logs as progress. Needs an API key (logs are read with one). */
+export function logsFlag(ctx: Context): LogFollowing | undefined {
+  if (ctx.flags.logs !== true) return undefined;
+  if (!ctx.hasApiKey())
+    throw new UsageError('--logs needs an API key', "pass --api-key or set AGENTPLANE_API_KEY: a revision's logs are read with one.");
+  return { types: LOG_TYPES, to: 'progress' };
 }
 
 /** Waits for the revision, reports the outcome on stdout/stderr, and returns the exit code. */
-export async function waitAndReport(ctx: Context, target: WaitTarget, settings: WaitSettings): Promise<ExitCode> {
+export async function waitAndReport(ctx: Context, target: WaitTarget, settings: WaitSettings, logs?: LogFollowing): Promise<ExitCode> {
   const client = ctx.client('any');
   const label = target.deployment?.name ?? target.deploymentId;
   const progress = ctx.progress();
@@ -59,6 +82,23 @@ export async function waitAndReport(ctx: Context, target: WaitTarget, settings: 
     `Waiting for revision ${target.revisionId} of ${label} (polling every ${durationFlag(settings.intervalMs)}, timeout ${durationFlag(settings.timeoutMs)})`,
   );
   progress.begin();
+
+  const collected: Partial<Record<RevisionLogType, RevisionLogEntry[]>> = Object.fromEntries((logs?.types ?? []).map((type) => [type, []]));
+  const several = (logs?.types.length ?? 0) > 1;
+  const follower =
+    logs &&
+    new LogFollower(
+      ctx,
+      target.deploymentId,
+      target.revisionId,
+      logs.types,
+      (entry, type) => {
+        if (logs.to === 'progress') progress.note(`  ${formatLogLine(ctx, entry, type)}`);
+        else if (ctx.json) collected[type]!.push(entry);
+        else ctx.stdout.write(`${formatLogLine(ctx, entry, several ? type : undefined)}\n`);
+      },
+      (text) => progress.note(text),
+    );
 
   let revision: Revision | undefined;
   let failure: unknown;
@@ -70,6 +110,7 @@ export async function waitAndReport(ctx: Context, target: WaitTarget, settings: 
       timeoutMs: settings.timeoutMs,
       ...signal(ctx),
       onStatus: (r) => progress.status(r),
+      ...(follower ? { onPoll: () => follower.poll() } : {}),
     });
   } catch (error) {
     failure = error;
@@ -83,16 +124,24 @@ export async function waitAndReport(ctx: Context, target: WaitTarget, settings: 
 
   // The deployment as it is now (active_revision_id moves on DEPLOYED); best effort.
   const deployment = (await refresh(ctx, target)) ?? target.deployment;
+  let tail: { type: RevisionLogType; entries: RevisionLogEntry[] } | undefined;
   const document = (rev: Revision | null | undefined, error?: CliError) => ({
     deployment,
     revision: rev ?? null,
     ...target.extra,
+    ...(logs?.to === 'result' ? { logs: collected } : {}),
+    ...(tail ? { log_tail: tail } : {}),
     ...(error ? { error: errorJson(error) } : {}),
   });
 
   if (revision) {
     if (ctx.json) emitJson(ctx, document(revision));
-    else ctx.stdout.write(`${label}: revision ${revision.id} is DEPLOYED and serving (${formatDuration(where.totalMs)}).\n`);
+    else {
+      // When stdout carries the log itself (`logs --follow`), the outcome is narration.
+      const out = logs?.to === 'result' ? ctx.stderr : ctx.stdout;
+      out.write(`${label}: revision ${revision.id} is DEPLOYED and serving (${formatDuration(where.totalMs)}).\n`);
+      if (target.successNote) out.write(target.successNote(deployment));
+    }
     return EXIT.OK;
   }
 
@@ -100,6 +149,9 @@ export async function waitAndReport(ctx: Context, target: WaitTarget, settings: 
   let final: Revision | undefined;
   if (failure instanceof RevisionFailedError) {
     final = failure.revision;
+    // The end of the log that says why, unless its lines were just printed as they came.
+    const type = failureLog(final.status);
+    if (type && !logs?.types.includes(type) && ctx.hasApiKey()) tail = await readTail(ctx, target, type, progress);
     error = new CliError(
       EXIT.FAILED,
       `revision ${final.id} of ${label} ended as ${final.status} after ${formatDuration(where.totalMs)}`,
@@ -120,8 +172,30 @@ export async function waitAndReport(ctx: Context, target: WaitTarget, settings: 
   return error.exitCode;
 }
 
+/** The tail of the failed revision's log, printed as progress; undefined when it cannot be read (reported, never fatal). */
+async function readTail(
+  ctx: Context,
+  target: WaitTarget,
+  type: RevisionLogType,
+  progress: { note(text: string): void },
+): Promise<{ type: RevisionLogType; entries: RevisionLogEntry[] } | undefined> {
+  try {
+    const entries = await logTail(ctx, target.deploymentId, target.revisionId, type);
+    if (entries.length === 0) return { type, entries };
+    progress.note(`The ${type} log of revision ${target.revisionId} ends with:`);
+    for (const entry of entries) progress.note(`  ${formatLogLine(ctx, entry)}`);
+    return { type, entries };
+  } catch (error) {
+    if (ctx.signal?.aborted) return undefined;
+    progress.note(`(could not read the ${type} log: ${error instanceof Error ? error.message : String(error)})`);
+    return undefined;
+  }
+}
+
 function failureHint(status: RevisionFailureStatus, label: string, revisionId: string, deployment: Deployment | null): string {
   let hint = FAILURE_HINTS[status];
+  const type = failureLog(status);
+  if (type) hint += ` Its whole ${type} log: agentplane logs ${label} --revision ${revisionId} --type ${type}.`;
   if (status === 'SKIPPED') {
     const latest = deployment?.latest_revision_id;
     if (latest && latest !== revisionId) hint += ` Follow the newer one: agentplane wait ${label} ${latest}`;
@@ -180,13 +254,31 @@ export async function waitCommand(ctx: Context): Promise<ExitCode> {
         'pass --api-key (or AGENTPLANE_API_KEY) to wait by name or for the latest revision; a tenant ID or bearer token only reads one revision by its IDs.',
       );
     }
-    return waitAndReport(ctx, { deployment: null, deploymentId: deploymentRef, revisionId }, settings);
+    return waitAndReport(ctx, { deployment: null, deploymentId: deploymentRef, revisionId }, settings, logsFlag(ctx));
   }
+  const logs = logsFlag(ctx);
   const deployment = await resolveDeployment(ctx, deploymentRef);
-  return waitAndReport(ctx, { deployment, deploymentId: deployment.id, revisionId: revisionId ?? deployment.latest_revision_id }, settings);
+  return waitAndReport(
+    ctx,
+    { deployment, deploymentId: deployment.id, revisionId: revisionId ?? deployment.latest_revision_id },
+    settings,
+    logs,
+  );
 }
 
-/** For `deploy --no-wait`: the revision as it stands now (best effort). */
+/** `--no-wait`: the revision just made, as it stands now, and how to follow it; exit 0. */
+export async function reportSubmitted(ctx: Context, target: WaitTarget): Promise<ExitCode> {
+  const revision = await readRevision(ctx, target.deploymentId, target.revisionId);
+  const label = target.deployment?.name ?? target.deploymentId;
+  if (ctx.json) emitJson(ctx, { deployment: target.deployment, revision, ...target.extra });
+  else
+    ctx.stdout.write(
+      `${label}: revision ${target.revisionId} is ${revision?.status ?? 'submitted'}; not waiting. Follow it with: agentplane wait ${label} ${target.revisionId}\n`,
+    );
+  return EXIT.OK;
+}
+
+/** For `--no-wait`: the revision as it stands now (best effort). */
 export async function readRevision(ctx: Context, deploymentId: string, revisionId: string): Promise<Revision | null> {
   try {
     return unwrap(

@@ -12,9 +12,19 @@ const STEP_MS = 1_000;
 
 export const CONTROL_PLANE_CREDENTIALS = { apiKey: 'cli-test-key', tenantId: 'tenant-ci', bearerToken: 'eyJ.cli-test.token' } as const;
 
-/** The emulator config the CLI's tests rely on: one tenant with a pool and a provider, and outcomes by image or ref suffix. */
+/** The emulator config the CLI's tests rely on: one tenant with a pool and a provider, and outcomes (some with log lines) by image or ref suffix. */
 export const TEST_EMULATOR_CONFIG: EmulatorConfig = {
   revision_outcomes: [
+    // A failure that says why, with a line that echoes a secret value (the CLI must mask it).
+    {
+      match: '*--bad-deps',
+      status: 'BUILD_FAILED',
+      log: [
+        'ERROR: Could not find a version that satisfies the requirement langchain-openai==9.9.9',
+        { level: 'CRITICAL', message: 'Installing dependencies failed (exit code 1)' },
+      ],
+    },
+    { match: '*--leaky-crash', status: 'DEPLOY_FAILED', log: ['Start-up failed: OPENAI_API_KEY=sk-test-4242-leak was refused'] },
     { match: '*--create-failed', status: 'CREATE_FAILED' },
     { match: '*--build-failed', status: 'BUILD_FAILED' },
     { match: '*--deploy-failed', status: 'DEPLOY_FAILED' },
