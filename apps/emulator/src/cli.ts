@@ -27,7 +27,8 @@ AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_HOST.
 
 Relative paths (--config, --db and its default) are read from the directory the command was
 started in: AGENTPLANE_INIT_CWD when set (the repository's \`npm start\` sets it to where npm
-was run), else the current directory.
+was run), else npm's INIT_CWD (\`npx agentplane-emulator\` runs from the package's folder and
+sets it to yours), else the current directory.
 `;
 
 /**
@@ -37,7 +38,8 @@ was run), else the current directory.
  * nested `npm run`).
  */
 function invocationDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.AGENTPLANE_INIT_CWD || process.cwd();
+  // npx runs the bin from the nearest package.json's folder, not the user's: INIT_CWD is theirs.
+  return env.AGENTPLANE_INIT_CWD || env.INIT_CWD || process.cwd();
 }
 
 function resolvePath(file: string, base: string): string {

@@ -26,7 +26,8 @@ interface Started {
 function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
   const child = spawn(process.execPath, [BIN, '--control-plane-port', '0', '--agent-server-port', '0', ...args], {
     cwd: EMULATOR_DIR,
-    env: { ...process.env, ...env },
+    // The npm running these tests sets INIT_CWD; a test that wants one passes it.
+    env: { ...process.env, INIT_CWD: undefined, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -199,7 +200,7 @@ describe('agentplane-emulator', () => {
     );
     expect(lines).toContain('tenants[0].api_keys: missing; it is required');
     expect(lines).toContain('tenants[0].sandbox_pools[0].replicas: "two" is not an integer');
-    expect(lines).toContain('agent-server: unknown key; allowed here: revision_outcomes, tenants, agent_server');
+    expect(lines).toContain('agent-server: unknown key; allowed here: revision_outcomes, tenants, graphs, agent_server');
   });
 
   it('reads relative --config and --db paths from AGENTPLANE_INIT_CWD, where `npm start` was run', async () => {
@@ -220,5 +221,15 @@ describe('agentplane-emulator', () => {
     defaulted.child.kill('SIGTERM');
     await defaulted.exit;
     expect(fs.existsSync(path.join(invoked, '.agentplane', 'emulator.db'))).toBe(true);
+  });
+
+  it('reads them from INIT_CWD when npx runs it from a subfolder of a package', async () => {
+    const invoked = fs.mkdtempSync(path.join(dir, 'npx-'));
+    fs.writeFileSync(path.join(invoked, 'emulator.yaml'), 'tenants:\n  - id: a\n    api_keys: [key-a]\n');
+    const emulator = await start(['--config', 'emulator.yaml', '--db', 'e.db'], { INIT_CWD: invoked });
+    emulator.child.kill('SIGTERM');
+    await emulator.exit;
+    expect(fs.existsSync(path.join(invoked, 'e.db'))).toBe(true);
+    expect(emulator.output()).not.toContain('uses API key');
   });
 });

@@ -1,6 +1,6 @@
 // A scripted graph: LangGraph's ReAct agent shape (`agent` calls a chat model, `tools` answers its
 // tool calls) over a fake chat model whose replies come from a script instead of an LLM. The
-// emulator implements the same script (issue 25); this is what it is compared with.
+// emulator implements the same script; this is what it is compared with.
 //
 // The config is the emulator's `graphs.<graph_id>` object:
 //   state:   extra state keys and their defaults (`messages` is always there, default [])
