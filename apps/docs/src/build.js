@@ -8,6 +8,8 @@
 //   <api>-changelog.html  the API's changes: not yet released, then each release (changelog.js)
 //   conformance.html      every check of `agentplane conformance` and a sample report of a real
 //                         run against the emulator (conformance.js)
+//   test-without-an-llm.html  the guide "Test your agent app without an LLM": the emulator README's
+//                         sections on scripted graphs, testing with them and runs (testing-guide.js)
 //
 // Each operation of a Redoc page carries code samples (curl, TypeScript, the CLI) generated from
 // the spec's examples (code-samples.js) and checked before any page is built (sample-checks.js):
@@ -31,7 +33,8 @@ import { generateCodeSamples, SAMPLE_KINDS, withCodeSamples } from './code-sampl
 import { CONFORMANCE_PAGE, renderConformancePage, sampleConformanceReport } from './conformance.js';
 import { escapeHtml, renderGuide } from './guide.js';
 import { checkCodeSamples } from './sample-checks.js';
-import { DIST_DIR, DOCS_DIR, GENERATED_DIR, PAGES } from './site.js';
+import { DIST_DIR, DOCS_DIR, GENERATED_DIR, PAGES, TESTING_PAGE } from './site.js';
+import { renderTestingPage, testingReadme } from './testing-guide.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -100,6 +103,11 @@ fs.writeFileSync(
   }),
 );
 
+fs.writeFileSync(
+  path.join(DIST_DIR, TESTING_PAGE),
+  renderTestingPage(testingReadme(REPO_ROOT), { referencePage: apis.find(({ name }) => name === 'agent-server')?.page ?? 'index.html' }),
+);
+
 const cards = apis
   .map(
     ({ name, page, changelogPage, spec, operationCount }) => `      <li>
@@ -115,7 +123,7 @@ const guide = renderGuide(REPO_ROOT);
 const index = template.replace('<!-- GUIDE_TOC -->', guide.toc).replace('<!-- GUIDE -->', guide.html).replace('<!-- API_CARDS -->', cards);
 fs.writeFileSync(path.join(DIST_DIR, 'index.html'), index);
 console.log(
-  `docs: ${path.relative(process.cwd(), DIST_DIR)}/index.html, ${[...apis.flatMap((a) => [a.page, a.changelogPage]), CONFORMANCE_PAGE].join(', ')}`,
+  `docs: ${path.relative(process.cwd(), DIST_DIR)}/index.html, ${[...apis.flatMap((a) => [a.page, a.changelogPage]), CONFORMANCE_PAGE, TESTING_PAGE].join(', ')}`,
 );
 
 /**

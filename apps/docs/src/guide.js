@@ -1,25 +1,48 @@
 // The "getting started" half of the docs index, built from the READMEs' own code blocks: what a
-// newcomer needs next to the references (run it locally, deploy from CI, the client packages),
+// newcomer needs next to the references (run it locally, test an app without an LLM, deploy from
+// CI, the client packages),
 // never written twice, so the site cannot drift from the READMEs that the tests run.
 import fs from 'node:fs';
 import path from 'node:path';
+import { TESTING_PAGE } from './site.js';
 
 /**
- * The fenced code blocks of a markdown document's `## <heading>` section (up to the next `## `),
- * in order; an empty heading means the introduction, before the first `## `. `lang` keeps only
- * blocks of that info string.
+ * A markdown document's `## <heading>` section: its heading line (the first `## ` line starting
+ * with `heading`) and its text up to the next `## `. An empty heading means the introduction,
+ * after the title and before the first `## `; its heading line is the title's.
  * @param {string} markdown
- * @param {{heading: string, lang?: string}} where
- * @returns {string[]}
+ * @param {string} heading
+ * @returns {{headingLine: string, body: string}}
  */
-export function sectionCodeBlocks(markdown, { heading, lang }) {
+export function markdownSection(markdown, heading) {
   const all = markdown.split('\n');
   const start = heading === '' ? 0 : all.findIndex((line) => line.startsWith('## ') && line.slice(3).startsWith(heading));
   if (start < 0) throw new Error(`no "## ${heading}" section`);
   const lines = all.slice(start + 1);
   const end = lines.findIndex((line) => line.startsWith('## '));
-  const section = (end < 0 ? lines : lines.slice(0, end)).join('\n');
-  return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].filter((m) => !lang || m[1] === lang).map((m) => (m[2] ?? '').trimEnd());
+  return { headingLine: all[start] ?? '', body: (end < 0 ? lines : lines.slice(0, end)).join('\n') };
+}
+
+/**
+ * The fenced code blocks of a markdown document's `## <heading>` section (markdownSection), in
+ * order. `lang` keeps only blocks of that info string.
+ * @param {string} markdown
+ * @param {{heading: string, lang?: string}} where
+ * @returns {string[]}
+ */
+export function sectionCodeBlocks(markdown, { heading, lang }) {
+  return fencedBlocks(markdownSection(markdown, heading).body)
+    .filter((block) => !lang || block.lang === lang)
+    .map((block) => block.code.trimEnd());
+}
+
+/**
+ * The fenced code blocks of a markdown text, in order, with their info string.
+ * @param {string} markdown
+ * @returns {{lang: string, code: string}[]}
+ */
+export function fencedBlocks(markdown) {
+  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1] ?? '', code: m[2] ?? '' }));
 }
 
 /**
@@ -47,6 +70,7 @@ const code = (/** @type {string} */ text) => `<pre><code>${escapeHtml(text)}</co
 export function renderGuide(repoRoot) {
   const readme = path.join(repoRoot, 'README.md');
   const pkg = (/** @type {string} */ name) => path.join(repoRoot, 'packages', name, 'README.md');
+  const emulator = path.join(repoRoot, 'apps', 'emulator', 'README.md');
   const sections = [
     {
       id: 'run-locally',
@@ -56,6 +80,16 @@ export function renderGuide(repoRoot) {
         ${code(block(readme, 'Quick start', 'sh'))}
         <p>Then talk to the emulator with the API key <code>npm start</code> printed:</p>
         ${code(block(readme, 'Quick start', 'sh', 1))}`,
+    },
+    {
+      id: 'scripted-graphs',
+      title: 'Scripted graphs',
+      body: `<p>The emulator's runs execute scripted graphs: the replies, tool calls, interrupts, failures and timing
+        written in its config, the same every time, with no graph code and no LLM. A graph:</p>
+        ${code(block(emulator, 'Scripted graphs', 'yaml'))}
+        <p>The guide <a href="./${TESTING_PAGE}">Test your agent app without an LLM</a> holds a conversation with it
+        through the LangGraph SDK against <code>npm start</code>, runs it in CI, and tests an app in process with
+        <code>createEmulator({ graphs })</code>.</p>`,
     },
     {
       id: 'deploy-from-ci',

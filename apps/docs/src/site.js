@@ -1,5 +1,5 @@
-// What the docs site is made of: one Redoc page per API, named after the API, plus an index.
-// The build, the static server and the browser test all read this list.
+// What the docs site is made of: one Redoc page per API, named after the API, plus an index and
+// the guide pages. The build, the static server and the browser test all read these names.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_NAMES, apiPaths } from '@agentplane/openapi-toolkit';
@@ -16,3 +16,6 @@ export const PAGES = API_NAMES.map((name) => ({
   bundleJson: apiPaths(name).bundleJson,
   bundleYaml: apiPaths(name).bundleYaml,
 }));
+
+/** The guide "Test your agent app without an LLM", built from the emulator README (testing-guide.js). */
+export const TESTING_PAGE = 'test-without-an-llm.html';

@@ -1,5 +1,6 @@
-// Opens the built docs in headless Chromium: the index links every API page and the conformance
-// page (every check, a sample report), each API page shows every operation's summary, an
+// Opens the built docs in headless Chromium: the index links every API page, the conformance
+// page (every check, a sample report) and the guide "Test your agent app without an LLM" (the
+// emulator README's sections, their contents and examples), each API page shows every operation's summary, an
 // operation shows its code samples (curl, TypeScript, the CLI), nothing is loaded from outside
 // localhost, and a full-page screenshot of each page is saved to test-results/docs/ as an artifact. AGENTPLANE_DOCS_SCREENSHOT names a file to save the code
 // samples panel of createDeployment to, as well.
@@ -16,7 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCodeSamples, SAMPLE_KINDS } from '../src/code-samples.js';
 import { CONFORMANCE_PAGE } from '../src/conformance.js';
 import { serveStatic } from '../src/serve.js';
-import { DIST_DIR, PAGES } from '../src/site.js';
+import { DIST_DIR, PAGES, TESTING_PAGE } from '../src/site.js';
+import { headingId, TESTING_PAGE_TITLE, TESTING_SECTIONS } from '../src/testing-guide.js';
+import { GUIDE, readmeBlocks } from './support/readme-examples.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'docs');
@@ -93,6 +96,7 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     // Each guide section is there, linked from the contents, with the READMEs' commands in it.
     for (const [id, snippet] of [
       ['run-locally', 'npm ci'],
+      ['scripted-graphs', 'lookup_order'],
       ['deploy-from-ci', 'agentplane deploy billing-agent'],
       ['client-packages', 'createControlPlaneClient'],
     ]) {
@@ -121,6 +125,31 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     expect(sample).toContain('every served operation conforms');
     expect(sample).toMatch(/search:limit-offset\s+pass/);
     await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'conformance.png'), fullPage: true });
+    expect(index.external).toEqual([]);
+    expect(index.errors).toEqual([]);
+    await index.context.close();
+  });
+
+  it('index links the guide "Test your agent app without an LLM", which shows the README sections and their examples', async () => {
+    const index = await open('index.html');
+    await index.tab.locator(`nav a[href="./${TESTING_PAGE}"]`).click();
+    await index.tab.waitForURL(`**/${TESTING_PAGE}`);
+    const { tab } = index;
+    await expect(tab.locator('h1').textContent()).resolves.toBe(TESTING_PAGE_TITLE);
+    for (const { heading } of TESTING_SECTIONS) {
+      const id = headingId(heading);
+      await expect(tab.locator(`h2#${id}`).textContent(), id).resolves.toBe(heading);
+      await expect(tab.locator(`nav.toc a[href="#${id}"]`).count(), id).resolves.toBe(1);
+    }
+    // The examples are the README's, whole: the config, the conversation, the CI step, the in-process test.
+    const shown = (await tab.locator('pre code').allTextContents()).map((text) => text.trimEnd());
+    const examples = [readmeBlocks('Scripted graphs', 'yaml')[0], ...readmeBlocks(GUIDE, 'ts'), ...readmeBlocks(GUIDE, 'sh')];
+    for (const example of examples) expect(shown).toContain(example);
+    // The contents lead to the sections.
+    await tab.locator('nav.toc a[href="#in-process-in-your-tests"]').click();
+    await tab.waitForURL('**#in-process-in-your-tests');
+    await expect(tab.locator('h3#in-process-in-your-tests').isVisible()).resolves.toBe(true);
+    await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'test-without-an-llm.png'), fullPage: true });
     expect(index.external).toEqual([]);
     expect(index.errors).toEqual([]);
     await index.context.close();

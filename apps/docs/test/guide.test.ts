@@ -6,6 +6,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '@agentplane/openapi-toolkit';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderGuide, sectionCodeBlocks } from '../src/guide.js';
+import { TESTING_PAGE } from '../src/site.js';
 
 const markdown = [
   '# Title',
@@ -49,13 +50,22 @@ describe('renderGuide', () => {
   it('renders the repository READMEs, escaped', () => {
     const { toc, html } = renderGuide(REPO_ROOT);
     expect(toc).toContain('href="#run-locally"');
+    // The emulator's scripted graphs, linking the guide page built from the same README.
+    expect(toc).toContain('href="#scripted-graphs"');
+    expect(html).toContain(`href="./${TESTING_PAGE}"`);
     expect(html).toContain(escapeHtml('npm ci'));
     expect(html).not.toMatch(/<pre><code><\/code><\/pre>/);
   });
 
   it('names the README and section when a block it shows is gone', () => {
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-guide-'));
-    for (const file of ['README.md', 'packages/cli/README.md', 'packages/control-plane/README.md', 'packages/agent-server/README.md']) {
+    for (const file of [
+      'README.md',
+      'apps/emulator/README.md',
+      'packages/cli/README.md',
+      'packages/control-plane/README.md',
+      'packages/agent-server/README.md',
+    ]) {
       fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
       fs.copyFileSync(path.join(REPO_ROOT, file), path.join(copy, file));
     }

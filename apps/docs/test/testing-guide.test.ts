@@ -1,0 +1,161 @@
+// The guide "Test your agent app without an LLM" is the emulator README's own sections, rendered.
+// These tests hold the page to its sections and examples (a README edit that drops one fails the
+// build, naming it) and run the examples as they stand against the built emulator: the config is
+// one it starts with, the refused config is refused with the lines shown, and the conversation
+// through the SDK and the in-process test pass, assertions included.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { EmulatorConfig } from '@agentplane/emulator';
+import { readConfigFile, startEmulator } from '@agentplane/emulator';
+import { apiPaths } from '@agentplane/openapi-toolkit';
+import { afterAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from '../src/guide.js';
+import { headingId, renderTestingPage, TESTING_SECTIONS } from '../src/testing-guide.js';
+import { readmeBlocks as blocks, conversationAt, exampleDir, GUIDE, README, runExample } from './support/readme-examples.js';
+
+const markdown = fs.readFileSync(README, 'utf8');
+const render = (file = README) => renderTestingPage(file, { referencePage: 'agent-server.html' });
+const RUN_DIR = exampleDir('testing-guide');
+afterAll(() => fs.rmSync(RUN_DIR, { recursive: true, force: true }));
+
+describe('the page', () => {
+  const html = render();
+
+  it('shows the README sections in order, their headings linked from its contents', () => {
+    const h2 = [...html.matchAll(/<h2 id="([^"]+)">/g)].map((m) => m[1]);
+    expect(h2).toEqual(TESTING_SECTIONS.map((s) => headingId(s.heading)));
+    const h3 = [...html.matchAll(/<h3 id="([^"]+)">/g)].map((m) => m[1]);
+    expect(h3).toEqual(['locally-npm-start-and-a-conversation', 'in-ci', 'in-process-in-your-tests']);
+    for (const id of [...h2, ...h3]) expect(html, id).toContain(`<a class="level-${h2.includes(id) ? 2 : 3}" href="#${id}">`);
+  });
+
+  it('shows why, the config, the conversation through the SDK, CI and in-process tests, from the README', () => {
+    expect(html).toContain('no graph code and no LLM');
+    const shown = [
+      blocks('Scripted graphs', 'yaml')[0],
+      ...blocks(GUIDE, 'ts'),
+      blocks(GUIDE, 'sh')[0],
+      blocks(GUIDE, 'sh')[1],
+    ] as string[];
+    expect(shown.every(Boolean)).toBe(true);
+    for (const block of shown) expect(html).toContain(escapeHtml(block));
+    const [conversation, inProcess] = blocks(GUIDE, 'ts') as [string, string];
+    for (const step of [
+      'client.runs.wait(',
+      "command: { resume: 'approved' }",
+      '__interrupt__',
+      '__error__',
+      'raiseError: false',
+      'lookup_order',
+    ])
+      expect(conversation, step).toContain(step);
+    expect(blocks(GUIDE, 'sh')[1]).toContain('npx agentplane-emulator --config graphs.yaml --db :memory:');
+    for (const step of ['createEmulator({', 'callerOptions: { fetch: emulator.agentServer.fetch }', 'resume', 'command: { resume: true }'])
+      expect(inProcess, step).toContain(step);
+  });
+
+  it('names every run status, thread status, multitask strategy and cancel action of the spec in Runs', () => {
+    const spec = JSON.parse(fs.readFileSync(apiPaths('agent-server').bundleJson, 'utf8'));
+    const runs = html.slice(html.indexOf('<h2 id="runs">'));
+    const values = [
+      ...spec.components.schemas.RunStatus.enum,
+      ...spec.components.schemas.ThreadStatus.enum,
+      ...spec.components.schemas.MultitaskStrategy.enum,
+      ...spec.components.parameters.CancelAction.schema.enum,
+    ] as string[];
+    for (const value of values) expect(runs, value).toContain(`<code>${value}</code>`);
+  });
+
+  it('works offline and links nothing it cannot follow', () => {
+    expect(html).not.toMatch(/<(script|link|img)\b/);
+    expect(html).toContain('href="./agent-server.html"');
+  });
+});
+
+describe('a README that loses what the page shows', () => {
+  const copy = (edit: (text: string) => string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-testing-guide-'));
+    const file = path.join(dir, 'README.md');
+    fs.writeFileSync(file, edit(markdown));
+    return { file, done: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  };
+
+  it.each([
+    ['a section', (text: string) => text.replace('## Runs\n', '## Run semantics\n'), /no "## Runs" section, which the page .* shows/],
+    [
+      'the CLI for CI',
+      (text: string) => text.replace('npx agentplane-emulator --config graphs.yaml --db :memory:', 'npx agentplane-emulator'),
+      /section "Test your agent app without an LLM" has no sh block with "npx agentplane-emulator --config graphs\.yaml --db :memory:"/,
+    ],
+    [
+      'the in-process test',
+      (text: string) => text.replace('const emulator = createEmulator({\n  graphs', 'const emulator = ({\n  graphs'),
+      /no ts block with "createEmulator\(\{"/,
+    ],
+    [
+      'an anchor',
+      (text: string) => text.replace('(#in-process-in-your-tests)', '(#in-process)'),
+      /the link to #in-process names no heading/,
+    ],
+    [
+      'a link the site cannot follow',
+      (text: string) => text.replace('## Runs\n', '## Runs\n\nSee [the decisions](../../docs/decisions.md).\n'),
+      /the link to \.\.\/\.\.\/docs\/decisions\.md points into the repository/,
+    ],
+  ])('fails the build when it loses %s, naming the README', (_, edit, error) => {
+    const { file, done } = copy(edit);
+    try {
+      expect(() => render(file)).toThrow(error);
+      expect(() => render(file)).toThrow(file);
+    } finally {
+      done();
+    }
+  });
+});
+
+describe('the examples, run as they stand', () => {
+  it('the config is one the emulator accepts; the refused one is refused with the lines shown', () => {
+    const [config, refused] = blocks('Scripted graphs', 'yaml') as [string, string];
+    const file = path.join(RUN_DIR, 'graphs.yaml');
+    fs.writeFileSync(file, config);
+    expect(Object.keys(readConfigFile(file).graphs ?? {})).toEqual(['support']);
+    fs.writeFileSync(file, refused);
+    const lines = (blocks('Scripted graphs', 'text')[0] ?? '').split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(() => readConfigFile(file)).toThrow(`${file} is invalid:\n${lines.join('\n')}`);
+    // The Config section's example, which shows `graphs:` among the rest, is accepted too.
+    expect(readYamlBlock('Config').graphs).toBeDefined();
+  });
+
+  it('the conversation through the SDK answers as its assertions say, against the emulator started with the config', async () => {
+    const file = path.join(RUN_DIR, 'conversation-graphs.yaml');
+    fs.writeFileSync(file, blocks('Scripted graphs', 'yaml')[0] ?? '');
+    const errors: string[] = [];
+    const emulator = await startEmulator({
+      config: readConfigFile(file),
+      db: ':memory:',
+      agentServerPort: 0,
+      controlPlanePort: 0,
+      onError: (message) => errors.push(message),
+    });
+    try {
+      // The example talks to `npm start`'s agent server; this one listens on a free port.
+      await runExample(RUN_DIR, 'conversation', conversationAt(emulator.agentServerUrl));
+      expect(errors).toEqual([]);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('the in-process test passes as written', async () => {
+    await runExample(RUN_DIR, 'in-process', blocks(GUIDE, 'ts')[1] ?? '');
+  });
+});
+
+/** The first YAML block of a README section, read by the emulator's own config reader. */
+function readYamlBlock(heading: string): EmulatorConfig {
+  const file = path.join(RUN_DIR, `${headingId(heading)}.yaml`);
+  fs.writeFileSync(file, blocks(heading, 'yaml')[0] ?? '');
+  return readConfigFile(file);
+}
