@@ -4,6 +4,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { AssistantStore } from './agent-server/assistant-store.js';
 import type { AgentServerPrincipal } from './agent-server/handlers.js';
 import { agentServerHandlers } from './agent-server/handlers.js';
 import type { GraphDefinition } from './agent-server/scripted-graph.js';
@@ -176,11 +177,15 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
 
     const agentServerContract = loadContract('agent-server');
     const agentKeys = new Set(config.agent_server?.api_keys ?? []);
+    const graphRegistry = new GraphRegistry(graphs);
+    const assistants = new AssistantStore(db, commits, graphRegistry);
+    // Each graph's default assistant, and none of a graph no longer served (decision E15).
+    commits.transaction(() => assistants.ensureDefaults(new Date((options.now ?? Date.now)()).toISOString()));
     const agentServer = createApiHandler<AgentServerPrincipal>({
       ...common,
       contract: agentServerContract,
       handlers: runtimeHandlers(
-        agentServerHandlers({ threads: new ThreadStore(db, commits), graphs: new GraphRegistry(graphs) }, { now: options.now }),
+        agentServerHandlers({ threads: new ThreadStore(db, commits), assistants, graphs: graphRegistry }, { now: options.now }),
       ),
       authenticator: createAuthenticator<AgentServerPrincipal>({
         schemes: {
@@ -194,7 +199,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
         requireCredentials: agentKeys.size > 0,
       }),
     });
-    // Startup writes (the tenants' records) are committed before anything is served.
+    // Startup writes (the tenants' records, the default assistants) are committed before anything is served.
     commits.commit();
     const checkpointer =
       options.db === ':memory:' ? undefined : startWalCheckpointer(db, options.db, (task) => commits.betweenGroups(task), onError);

@@ -5,7 +5,10 @@ import type { operations as ClientOperations } from '@agentplane/agent-server';
 import type { HandlerMap } from '../contract/handler-types.js';
 import type { api } from '../generated/agent-server/operations.js';
 import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
+import { assistantHandlers } from './assistant-handlers.js';
+import type { AssistantStore } from './assistant-store.js';
 import type { GraphRegistry } from './scripted-graph.js';
+import { systemHandlers } from './system-handlers.js';
 import type { ThreadHandlerOptions } from './thread-handlers.js';
 import { threadHandlers } from './thread-handlers.js';
 import type { ThreadStore } from './thread-store.js';
@@ -16,6 +19,8 @@ export type AgentServerHandlers = HandlerMap<typeof api, ServerOperations, Clien
 
 export interface AgentServerParts {
   threads: ThreadStore;
+  /** The assistants, the graphs' default ones included (made at start-up). */
+  assistants: AssistantStore;
   /** The scripted graphs by graph_id (the config's `graphs`, or the default echo graph). */
   graphs: GraphRegistry;
 }
@@ -26,6 +31,8 @@ export function agentServerHandlers(parts: AgentServerParts, options: AgentServe
   const now = options.now ?? Date.now;
   const handlers: AgentServerHandlers = {
     ...threadHandlers(parts.threads, options),
+    ...assistantHandlers(parts.assistants, parts.threads, parts.graphs, options),
+    ...systemHandlers(),
   };
   return expiringFirst(handlers, () => parts.threads.purgeExpired(now()));
 }

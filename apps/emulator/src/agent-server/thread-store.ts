@@ -438,6 +438,17 @@ export class ThreadStore {
     }
     return found;
   }
+
+  /**
+   * Deletes every thread whose metadata holds `key` with a value deep-equal to `value` (an
+   * assistant's `delete_threads`), found through the filter-key index; how many went.
+   */
+  deleteByMetadata(key: string, value: unknown): number {
+    const sql = "SELECT thread_id FROM thread_filter_keys WHERE scope = 'metadata' AND key = ? AND value_hash = ?";
+    const ids = prepared(this.db, this.countStatements, sql, { pluck: true }).all(key, valueHash(value)) as string[];
+    for (const threadId of ids) this.delete(threadId);
+    return ids.length;
+  }
 }
 
 /**

@@ -170,4 +170,32 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE checkpoints;
   ALTER TABLE checkpoints_v7 RENAME TO checkpoints;
   `,
+  // 8: assistants and their versions (decision E15). A version is the whole configuration of an
+  // assistant as a create or an update made it, and is never changed; the assistant's row holds
+  // which version is current, its times, and, for the default assistant of a configured graph,
+  // that graph's ID (`system_graph_id`), so that start-up can tell the defaults it made from the
+  // assistants clients made. rowid is the creation order: the tie-breaker of every sort. Runs
+  // will reference assistants with ON DELETE CASCADE, so that deleting an assistant deletes them.
+  `
+  CREATE TABLE assistants (
+    assistant_id TEXT NOT NULL UNIQUE,
+    version INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    system_graph_id TEXT UNIQUE
+  );
+
+  CREATE TABLE assistant_versions (
+    assistant_id TEXT NOT NULL REFERENCES assistants (assistant_id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    graph_id TEXT NOT NULL,
+    config TEXT NOT NULL,
+    context TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (assistant_id, version)
+  );
+  `,
 ];

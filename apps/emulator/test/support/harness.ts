@@ -9,6 +9,7 @@ import { createAgentServerClient } from '@agentplane/agent-server';
 import { createControlPlaneClient } from '@agentplane/control-plane';
 import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { GraphDefinition } from '../../src/agent-server/scripted-graph.js';
 import type { EmulatorConfig } from '../../src/config.js';
 import type { RunningEmulator } from '../../src/emulator.js';
 import { startEmulator } from '../../src/emulator.js';
@@ -19,7 +20,13 @@ export interface TestEmulator extends RunningEmulator {
 }
 
 export async function startTestEmulator(
-  options: { config?: EmulatorConfig; revisionStepMs?: number; db?: string; now?: () => number } = {},
+  options: {
+    config?: EmulatorConfig;
+    revisionStepMs?: number;
+    db?: string;
+    now?: () => number;
+    graphs?: Record<string, GraphDefinition>;
+  } = {},
 ): Promise<TestEmulator> {
   const errors: string[] = [];
   const emulator = await startEmulator({
@@ -31,6 +38,7 @@ export async function startTestEmulator(
     validateResponses: true,
     onError: (message) => errors.push(message),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.graphs ? { graphs: options.graphs } : {}),
   });
   return Object.assign(emulator, { errors });
 }
