@@ -401,9 +401,13 @@ const contentTypeCase: fc.Arbitrary<Case> = fc.tuple(pick(WITH_BODY), contentTyp
 const badPathParamCase: fc.Arbitrary<Case> = pick(WITH_PATH_PARAMS)
   .chain((info) =>
     pick(info.pathParams).chain((parameter: any) => {
-      const { spec } = SPECS[info.api];
+      const { spec, validate } = SPECS[info.api];
       const bad = fc.oneof(
-        (invalidValue(spec, parameter.schema) ?? fc.string()).filter((v) => typeof v !== 'object' || v === null).map(String),
+        (invalidValue(spec, parameter.schema) ?? fc.string())
+          .filter((v) => typeof v !== 'object' || v === null)
+          .map(String)
+          // A value of the wrong type, as text, is text a free-form string parameter (a subgraph namespace) accepts.
+          .filter((text) => !validate(parameter.schema, text).valid),
         fc.constantFrom('%FF', '%C0%80', '%ED%A0%80', 'ok%FE'),
       );
       return fc.tuple(fc.constant(info), fc.constant(parameter.name as string), bad, fc.boolean());
@@ -600,6 +604,10 @@ interface ValidTemplate {
   body: unknown;
   /** For createThread: reuse an existing thread ID (by index) instead of the generated one. */
   reuseThread: number | null;
+  /** For createAssistant: reuse an existing assistant ID (by index) instead of the generated one, or none. */
+  reuseAssistant: number | null;
+  /** For createAssistant and updateAssistant: a graph the deployment serves (by index) instead of the generated graph_id. */
+  servedGraph: number | null;
   security: string | null;
   charset: boolean;
 }
@@ -642,6 +650,11 @@ function validTemplate(info: OperationInfo): fc.Arbitrary<ValidTemplate> {
     query,
     body,
     reuseThread: info.op.operationId === 'createThread' ? fc.option(fc.nat(), { nil: null, freq: 3 }) : fc.constant(null),
+    reuseAssistant: info.op.operationId === 'createAssistant' ? fc.option(fc.nat(), { nil: null, freq: 3 }) : fc.constant(null),
+    // A generated graph_id is almost never one the deployment serves: most creates and updates name one that is.
+    servedGraph: ['createAssistant', 'updateAssistant'].includes(info.op.operationId)
+      ? fc.option(fc.nat(), { nil: null, freq: 4 })
+      : fc.constant(null),
     security: fc.constantFrom(...securities),
     charset: fc.boolean(),
   });
@@ -670,7 +683,11 @@ function resolveTemplate(template: ValidTemplate): { request: RawRequest; parsed
         ids.revision_id;
     if (name === 'provider_id') existing = nth(model.providers, choice.index);
     if (name === 'name') existing = nth(model.pools, choice.index);
-    const isUuid = resolveRef(SPECS[info.api].spec, info.pathParams.find((p) => p.name === name).schema).format === 'uuid';
+    // An assistant by its ID, or a served graph's ID naming its default assistant.
+    if (name === 'assistant_id') existing = nth([...model.assistants.keys(), ...model.graphs.keys()], choice.index);
+    const isUuid =
+      resolveRef(SPECS[info.api].spec, info.pathParams.find((p) => p.name === name).schema).format === 'uuid' ||
+      (name === 'assistant_id' && existing !== undefined && model.assistants.has(existing));
     values[name] = choice.existing && existing ? (isUuid ? asUuidForm(existing, choice.form) : existing) : choice.missing;
   }
   let body = template.body;
@@ -685,6 +702,10 @@ function resolveTemplate(template: ValidTemplate): { request: RawRequest; parsed
     };
   if (template.reuseThread !== null && model.threads.size > 0)
     body = { ...(body as object), thread_id: nth(model.threads.keys(), template.reuseThread) };
+  if (template.reuseAssistant !== null && model.assistants.size > 0)
+    body = { ...(body as object), assistant_id: nth(model.assistants.keys(), template.reuseAssistant) };
+  if (template.servedGraph !== null && model.graphs.size > 0)
+    body = { ...(body as object), graph_id: nth(model.graphs.keys(), template.servedGraph) };
   const query = Object.entries(template.query)
     .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
     .join('&');
@@ -830,6 +851,11 @@ beforeAll(async () => {
     )
   ).json as any;
   ids.thread_id = thread.thread_id;
+  // The default graph, agent, and its default assistant (the UUID v5 of its ID, as LangGraph derives it).
+  model.serveGraph('agent', 'fe096781-5601-53d2-b2f6-0d3403f7e9ca');
+  const assistant = (await send('agent-server', jsonRequest('POST', '/assistants', { graph_id: 'agent', name: 'fuzz' }))).json as any;
+  model.assistants.set(assistant.assistant_id, { graphId: 'agent', versions: new Map([[1, 'agent']]) });
+  ids.assistant_id = assistant.assistant_id;
   const history = (await send('agent-server', jsonRequest('POST', `/threads/${thread.thread_id}/history`, {}))).json as any[];
   ids.checkpoint_id = history[0].checkpoint_id;
   model.threads.set(thread.thread_id, new Set(history.map((state) => state.checkpoint_id)));

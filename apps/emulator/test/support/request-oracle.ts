@@ -1,8 +1,9 @@
 // What the spec says a valid request must be answered with, given what the emulator holds: a
-// model of the records (threads and their checkpoints, deployments and their revisions, the
-// configured providers and pools) and of every rule the spec states beyond its schemas. A
-// schema-valid request is accepted unless a record it names is missing (404), its thread ID is
-// taken (409) or it breaks a stated rule (422). Each stated rule names the 422 example of its
+// model of the records (threads and their checkpoints, assistants and their versions, the graphs
+// served, deployments and their revisions, the configured providers and pools) and of every rule
+// the spec states beyond its schemas. A schema-valid request is accepted unless a record it names
+// is missing (404: a thread, an assistant or one of its versions, a graph the deployment does not
+// serve), its thread or assistant ID is taken (409) or it breaks a stated rule (422). Each stated rule names the 422 example of its
 // operation that documents it: a rule the spec does not document cannot be predicted here, so a
 // refusal by it fails the test as a refusal by an unstated rule.
 import type { ListedOperation } from '@agentplane/openapi-toolkit';
@@ -33,7 +34,15 @@ interface DeploymentRecord {
   revisions: Set<string>;
 }
 
+interface AssistantRecord {
+  /** The graph of its current version. */
+  graphId: string;
+  /** Each version's graph, by version number. */
+  versions: Map<number, string>;
+}
+
 const canonical = (id: string) => id.replace(/^urn:uuid:/i, '').toLowerCase();
+const UUID = /^(urn:uuid:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class RecordModel {
   /** Thread ID → the IDs of its checkpoints that answers have shown. */
@@ -43,12 +52,19 @@ export class RecordModel {
   readonly deployments = new Map<string, DeploymentRecord>();
   readonly providers = new Set<string>();
   readonly pools = new Set<string>();
+  /** Assistant ID → its record; the graphs' default assistants included. */
+  readonly assistants = new Map<string, AssistantRecord>();
+  /** The graphs the deployment serves, each with its default assistant's ID. */
+  readonly graphs = new Map<string, string>();
   private readonly resourceDefaults = SPECS['control-plane'].spec.components.schemas.DeploymentType['x-resource-defaults'];
 
   predict(request: ParsedRequest): Prediction {
     const { operation, path, body } = request;
     const thread = path.thread_id === undefined ? undefined : this.threads.get(canonical(path.thread_id));
     const deployment = path.deployment_id === undefined ? undefined : this.deployments.get(canonical(path.deployment_id));
+    const assistant = path.assistant_id === undefined ? undefined : this.assistants.get(this.assistantIdOf(path.assistant_id) ?? '');
+    // The operations that need the assistant's graph: it must still be served.
+    const withGraph = assistant !== undefined && this.graphs.has(assistant.graphId);
     switch (operation.operationId) {
       case 'createThread': {
         const taken = body?.thread_id !== undefined && this.threads.has(canonical(body.thread_id));
@@ -58,7 +74,30 @@ export class RecordModel {
       case 'countThreads':
       case 'pruneThreads':
       case 'listDeployments':
+      case 'searchAssistants':
+      case 'countAssistants':
+      case 'getHealth':
+      case 'getServerInfo':
         return { status: 200 };
+      case 'createAssistant': {
+        if (!this.graphs.has(body.graph_id)) return { status: 404 };
+        const taken = body.assistant_id !== undefined && this.assistants.has(canonical(body.assistant_id));
+        return { status: taken && body.if_exists !== 'do_nothing' ? 409 : 200 };
+      }
+      case 'getAssistant':
+      case 'listAssistantVersions':
+        return { status: assistant ? 200 : 404 };
+      case 'updateAssistant':
+        return { status: assistant && (body.graph_id === undefined || this.graphs.has(body.graph_id)) ? 200 : 404 };
+      case 'deleteAssistant':
+        return { status: assistant ? 204 : 404 };
+      case 'setLatestAssistantVersion':
+        return { status: assistant?.versions.has(body.version) ? 200 : 404 };
+      case 'getAssistantGraph':
+      case 'getAssistantSchemas':
+      case 'getAssistantSubgraphs':
+      case 'getAssistantSubgraphsInNamespace':
+        return { status: withGraph ? 200 : 404 };
       case 'getThread':
       case 'getThreadState':
       case 'copyThread':
@@ -148,7 +187,38 @@ export class RecordModel {
       case 'deleteDeployment':
         this.deployments.delete(canonical(path.deployment_id!));
         break;
+      case 'createAssistant':
+        if (!this.assistants.has(answer.assistant_id))
+          this.assistants.set(answer.assistant_id, { graphId: answer.graph_id, versions: new Map([[1, answer.graph_id]]) });
+        break;
+      case 'updateAssistant': {
+        const record = this.assistants.get(answer.assistant_id)!;
+        record.graphId = answer.graph_id;
+        record.versions.set(answer.version, answer.graph_id);
+        break;
+      }
+      case 'setLatestAssistantVersion': {
+        const record = this.assistants.get(answer.assistant_id)!;
+        record.graphId = record.versions.get(answer.version)!;
+        break;
+      }
+      // delete_threads deletes the threads whose metadata.assistant_id is the assistant's: the
+      // model does not follow thread metadata, and a generated one never holds an assistant's ID.
+      case 'deleteAssistant':
+        this.assistants.delete(this.assistantIdOf(path.assistant_id!)!);
+        break;
     }
+  }
+
+  /** A graph the deployment serves, with the ID of its default assistant (made at start-up). */
+  serveGraph(graphId: string, defaultAssistantId: string): void {
+    this.graphs.set(graphId, defaultAssistantId);
+    this.assistants.set(defaultAssistantId, { graphId, versions: new Map([[1, graphId]]) });
+  }
+
+  /** The assistant ID a path names: a UUID, or a served graph's ID naming its default assistant. */
+  private assistantIdOf(named: string): string | undefined {
+    return UUID.test(named) ? canonical(named) : this.graphs.get(named);
   }
 
   private hasState(threadId: string): boolean {
