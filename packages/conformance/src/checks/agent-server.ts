@@ -1,10 +1,12 @@
 // Layer (b) for the agent server: behaviour a schema cannot express, as stateful scenarios on the
-// run's own threads. Each check names the rule it enforces (the operation and field, or the
-// decision record entry, docs/decisions.md) and, where the spec declares the LangGraph JS server
-// deliberately differs on that rule, the id of that difference.
+// run's own threads (and, in agent-server-assistants.ts, its own assistants). Each check names the
+// rule it enforces (the operation and field, or the decision record entry, docs/decisions.md)
+// and, where the spec declares the LangGraph JS server deliberately differs on that rule, the id
+// of that difference.
 import type { Thread, ThreadState } from '@agentplane/agent-server';
 import type { Verify } from '../verify.js';
 import { canonical } from '../verify.js';
+import { ASSISTANT_CHECKS } from './agent-server-assistants.js';
 import type { AgentServerSession } from './agent-server-session.js';
 import {
   answer,
@@ -721,4 +723,6 @@ export const AGENT_SERVER_CHECKS: Check[] = [
       v.equal([same.status, same.data?.metadata?.first], [200, true], 'if_exists do_nothing: status and the metadata kept');
     },
   }),
+  // Assistants and the system routes (agent-server-assistants.ts).
+  ...ASSISTANT_CHECKS,
 ];
