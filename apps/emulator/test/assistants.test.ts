@@ -476,13 +476,21 @@ describe('the graph, its schemas and subgraphs', () => {
   it("gives the state's schema: messages and the graph's declared keys with their defaults", async () => {
     const schemas = await client.assistants.getSchemas('support');
     expect(schemas.graph_id).toBe('support');
-    const state = schemas.state_schema as { properties: Record<string, unknown>; definitions: Record<string, unknown> };
-    expect(state.properties).toEqual({
-      messages: { type: 'array', items: { $ref: '#/definitions/Message' }, default: [] },
+    const state = schemas.state_schema as { properties: Record<string, { items?: { properties: object } }> };
+    expect(Object.keys(state.properties)).toEqual(['messages', 'topic', 'escalated']);
+    expect(state.properties).toMatchObject({
+      messages: { type: 'array', default: [] },
       topic: { default: null },
       escalated: { default: false },
     });
-    expect(Object.keys(state.definitions)).toEqual(['Message']);
+    expect(Object.keys(state.properties.messages!.items!.properties)).toEqual([
+      'type',
+      'content',
+      'id',
+      'name',
+      'tool_calls',
+      'tool_call_id',
+    ]);
     expect(schemas.input_schema).toEqual(state);
     expect(schemas.output_schema).toEqual(state);
     expect(schemas.config_schema).toEqual({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' });

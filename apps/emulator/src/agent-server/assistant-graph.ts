@@ -50,12 +50,11 @@ export function graphSchemas(graph: ScriptedGraph): GraphSchema {
   const properties = Object.fromEntries(
     graph.stateKeys.map((key) => [
       key,
-      key === 'messages'
-        ? { type: 'array', items: { $ref: '#/definitions/Message' }, default: [] }
-        : { default: graph.defaults[key] ?? null },
+      key === 'messages' ? { type: 'array', items: MESSAGE_SCHEMA, default: [] } : { default: graph.defaults[key] ?? null },
     ]),
   );
-  const state = { $schema: DRAFT_07, type: 'object', properties, definitions: { Message: MESSAGE_SCHEMA } };
+  // Self-contained, without `$ref`s: a tool that dereferences the answer (Prism does, in examples) needs no definitions.
+  const state = { $schema: DRAFT_07, type: 'object', properties };
   const free = { $schema: DRAFT_07, type: 'object' };
   return { graph_id: graph.id, input_schema: state, output_schema: state, state_schema: state, config_schema: free, context_schema: free };
 }
