@@ -14,6 +14,7 @@ const DEPLOYMENT_ID = '0b9a7a1e-5c6d-4f3e-8a2b-1c9d8e7f6a50';
 const REVISION_ID = '5e8f2c1a-9b7d-4e6f-a3c2-7d1e0f9b8a64';
 const THREAD_ID = '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
 const CHECKPOINT_ID = '1f0c6d2e-3a47-6e10-8001-9d7e0f1a2b3c';
+const ASSISTANT_ID = '2f9c4e1a-7b3d-4c8e-9a6f-1d2e3c4b5a69';
 
 type Call<C> = (client: C, headers: Record<string, string>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
@@ -94,6 +95,40 @@ const agentServerCalls: Record<string, Call<AgentServerClient>> = {
       params: { path: { thread_id: THREAD_ID } },
       body: { checkpoint: { checkpoint_id: CHECKPOINT_ID, checkpoint_ns: '' } },
     }),
+  createAssistant: (c, headers) =>
+    c.POST('/assistants', {
+      headers,
+      body: { graph_id: 'support', name: 'Refunds (EU)', config: { configurable: { model: 'gpt-4o-mini' } } },
+    }),
+  searchAssistants: (c, headers) =>
+    c.POST('/assistants/search', { headers, body: { graph_id: 'support', name: 'refund', sort_by: 'name', sort_order: 'asc', limit: 20 } }),
+  countAssistants: (c, headers) => c.POST('/assistants/count', { headers, body: { graph_id: 'support' } }),
+  getAssistant: (c, headers) => c.GET('/assistants/{assistant_id}', { headers, params: { path: { assistant_id: ASSISTANT_ID } } }),
+  updateAssistant: (c, headers) =>
+    c.PATCH('/assistants/{assistant_id}', {
+      headers,
+      params: { path: { assistant_id: ASSISTANT_ID } },
+      body: { metadata: { team: 'billing' } },
+    }),
+  deleteAssistant: (c, headers) =>
+    c.DELETE('/assistants/{assistant_id}', { headers, params: { path: { assistant_id: ASSISTANT_ID }, query: { delete_threads: true } } }),
+  listAssistantVersions: (c, headers) =>
+    c.POST('/assistants/{assistant_id}/versions', { headers, params: { path: { assistant_id: ASSISTANT_ID } }, body: { limit: 10 } }),
+  setLatestAssistantVersion: (c, headers) =>
+    c.POST('/assistants/{assistant_id}/latest', { headers, params: { path: { assistant_id: ASSISTANT_ID } }, body: { version: 1 } }),
+  getAssistantGraph: (c, headers) =>
+    c.GET('/assistants/{assistant_id}/graph', { headers, params: { path: { assistant_id: 'support' }, query: { xray: 'true' } } }),
+  getAssistantSchemas: (c, headers) =>
+    c.GET('/assistants/{assistant_id}/schemas', { headers, params: { path: { assistant_id: 'support' } } }),
+  getAssistantSubgraphs: (c, headers) =>
+    c.GET('/assistants/{assistant_id}/subgraphs', { headers, params: { path: { assistant_id: ASSISTANT_ID }, query: { recurse: true } } }),
+  getAssistantSubgraphsInNamespace: (c, headers) =>
+    c.GET('/assistants/{assistant_id}/subgraphs/{namespace}', {
+      headers,
+      params: { path: { assistant_id: ASSISTANT_ID, namespace: 'researcher' } },
+    }),
+  getHealth: (c, headers) => c.GET('/ok', { headers }),
+  getServerInfo: (c, headers) => c.GET('/info', { headers }),
 };
 
 const suites = [
