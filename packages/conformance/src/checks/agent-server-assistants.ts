@@ -7,7 +7,7 @@ import type { Assistant } from '@agentplane/agent-server';
 import { specOf } from '../spec.js';
 import type { Verify } from '../verify.js';
 import type { AgentServerSession } from './agent-server-session.js';
-import { answer, defaultAssistantId, short } from './agent-server-session.js';
+import { answer, defaultAssistantId, expectNotFound, short } from './agent-server-session.js';
 import type { CheckDefinition } from './check.js';
 
 type Check = CheckDefinition<AgentServerSession>;
@@ -379,21 +379,14 @@ export const ASSISTANT_CHECKS: Check[] = [
     differenceIn: 'marked findings',
     async run(s, v) {
       const p = path(UNKNOWN_ASSISTANT);
-      for (const [operation, call] of [
+      await expectNotFound(v, [
         ['getAssistant', () => s.client.GET('/assistants/{assistant_id}', p)],
         ['updateAssistant', () => s.client.PATCH('/assistants/{assistant_id}', { ...p, body: {} })],
         ['deleteAssistant', () => s.client.DELETE('/assistants/{assistant_id}', p)],
         ['listAssistantVersions', () => s.client.POST('/assistants/{assistant_id}/versions', { ...p, body: {} })],
         ['setLatestAssistantVersion', () => s.client.POST('/assistants/{assistant_id}/latest', { ...p, body: { version: 1 } })],
         ['getAssistantGraph', () => s.client.GET('/assistants/{assistant_id}/graph', p)],
-      ] as const) {
-        const got = await answer<unknown>(call());
-        v.equal(got.status, 404, `${operation}: status`);
-        if (got.status === 404)
-          v.equal(typeof (got.error as { detail?: unknown } | undefined)?.detail, 'string', `${operation}: type of detail`, {
-            differs: true,
-          });
-      }
+      ]);
     },
   }),
   check({

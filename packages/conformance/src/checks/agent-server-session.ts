@@ -225,6 +225,25 @@ export class AgentServerSession {
   }
 }
 
+/**
+ * Each call must answer 404 with a `{detail: "<sentence>"}` body. The detail's type is the
+ * expectation marked `differs`: where the LangGraph JS server answers plain text, that is the
+ * declared `error-detail-body` difference, and a status other than 404 stays a failure of its own.
+ */
+export async function expectNotFound(
+  verify: Verify,
+  calls: readonly (readonly [operation: string, call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>])[],
+): Promise<void> {
+  for (const [operation, call] of calls) {
+    const got = await answer<unknown>(call());
+    verify.equal(got.status, 404, `${operation}: status`);
+    if (got.status === 404)
+      verify.equal(typeof (got.error as { detail?: unknown } | undefined)?.detail, 'string', `${operation}: type of detail`, {
+        differs: true,
+      });
+  }
+}
+
 export function short(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text === undefined ? '(no body)' : text.length > 200 ? `${text.slice(0, 197)}...` : text;

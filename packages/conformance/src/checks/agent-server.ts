@@ -13,6 +13,7 @@ import {
   CONVERSATION,
   CONVERSATION_MESSAGES,
   checkpointIdOf,
+  expectNotFound,
   messageSummary,
   parentIdOf,
   short,
@@ -646,20 +647,13 @@ export const AGENT_SERVER_CHECKS: Check[] = [
     differenceIn: 'marked findings',
     async run(s, v) {
       const p = path(UNKNOWN_THREAD);
-      for (const [operation, call] of [
+      await expectNotFound(v, [
         ['getThread', () => s.client.GET('/threads/{thread_id}', p)],
         ['getThreadState', () => s.client.GET('/threads/{thread_id}/state', p)],
         ['getThreadHistory', () => s.client.POST('/threads/{thread_id}/history', { ...p, body: {} })],
         ['updateThread', () => s.client.PATCH('/threads/{thread_id}', { ...p, body: { metadata: {} } })],
         ['deleteThread', () => s.client.DELETE('/threads/{thread_id}', p)],
-      ] as const) {
-        const got = await answer<unknown>(call());
-        v.equal(got.status, 404, `${operation}: status`);
-        if (got.status === 404)
-          v.equal(typeof (got.error as { detail?: unknown } | undefined)?.detail, 'string', `${operation}: type of detail`, {
-            differs: true,
-          });
-      }
+      ]);
     },
   }),
   check({
