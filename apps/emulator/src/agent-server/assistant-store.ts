@@ -42,8 +42,9 @@ const SORT_COLUMNS: Record<NonNullable<AssistantSearch['sort_by']>, string> = {
   updated_at: 'a.updated_at',
 };
 // An assistant is the row of its current version joined to its own.
+const CURRENT_FROM = 'assistants a JOIN assistant_versions v ON v.assistant_id = a.assistant_id AND v.version = a.version';
 const CURRENT = `SELECT a.assistant_id, v.graph_id, v.config, v.context, v.metadata, a.version, v.name, v.description, a.created_at, a.updated_at
-  FROM assistants a JOIN assistant_versions v ON v.assistant_id = a.assistant_id AND v.version = a.version`;
+  FROM ${CURRENT_FROM}`;
 const VERSION_COLUMNS = 'assistant_id, version, graph_id, config, context, metadata, name, description, created_at';
 
 /** The graphs the deployment serves, as the store needs them (GraphRegistry has this shape). */
@@ -145,7 +146,8 @@ export class AssistantStore {
   /** A page of the assistants that match, in the order asked, and how many match. */
   search(query: SearchQuery): { assistants: AssistantRow[]; total: number } {
     const matches = this.matching(query, query);
-    return { assistants: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
+    const page = matches.slice(query.offset, query.offset + query.limit);
+    return { assistants: page.map(({ assistant_id }) => this.get(assistant_id)!), total: matches.length };
   }
 
   count(query: AssistantCount): number {
@@ -202,31 +204,38 @@ export class AssistantStore {
   }
 
   /**
-   * Every assistant the filters match, in the order asked (created_at, newest first, without one).
-   * The graph filter and the order are SQL's; the name (a part of it, ignoring case, as
-   * JavaScript lowercases text, not only ASCII) and the metadata (deep equality per key) are
-   * checked here. A deployment has few assistants (one per graph, and those clients configure), so
-   * reading them all is cheaper than indexing them as threads are.
+   * The ID, name and metadata of every assistant the filters match, in the order asked
+   * (created_at, newest first, without one). The graph filter and the order are SQL's; the name (a
+   * part of it, ignoring case, as JavaScript lowercases text, not only ASCII) and the metadata
+   * (deep equality per key) are checked here, the metadata parsed only when a filter needs it. A
+   * deployment has few assistants (one per graph, and those clients configure), so reading them
+   * all is cheaper than indexing them as threads are. Only the columns the filters read are read:
+   * building a row's object costs about half a microsecond per column (1.1 ms for 200 whole rows,
+   * 0.2 ms for two columns); a page's assistants are then read whole by ID.
    */
-  private matching(filters: AssistantCount, order: Pick<SearchQuery, 'sort_by' | 'sort_order'> = DEFAULT_ORDER): AssistantRow[] {
+  private matching(
+    filters: AssistantCount,
+    order: Pick<SearchQuery, 'sort_by' | 'sort_order'> = DEFAULT_ORDER,
+  ): Pick<RawAssistant, 'assistant_id' | 'name' | 'metadata'>[] {
     const direction = order.sort_order === 'asc' ? 'ASC' : 'DESC';
     const where = filters.graph_id === undefined ? '' : ' WHERE v.graph_id = ?';
-    const sql = `${CURRENT}${where} ORDER BY ${SORT_COLUMNS[order.sort_by]} ${direction}, a.rowid ${direction}`;
+    const sql = `SELECT a.assistant_id, v.name, v.metadata FROM ${CURRENT_FROM}${where} ORDER BY ${SORT_COLUMNS[order.sort_by]} ${direction}, a.rowid ${direction}`;
     let statement = this.searchStatements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
       this.searchStatements.set(sql, statement);
     }
-    const rows = (filters.graph_id === undefined ? statement.all() : statement.all(filters.graph_id)) as RawAssistant[];
+    const rows = (filters.graph_id === undefined ? statement.all() : statement.all(filters.graph_id)) as Pick<
+      RawAssistant,
+      'assistant_id' | 'name' | 'metadata'
+    >[];
     const part = filters.name?.toLowerCase();
-    const metadata = filters.metadata ?? {};
-    const matches: AssistantRow[] = [];
-    for (const raw of rows) {
-      if (part !== undefined && !raw.name.toLowerCase().includes(part)) continue;
-      const assistant = parseAssistant(raw);
-      if (matchesFilter(assistant.metadata, metadata)) matches.push(assistant);
-    }
-    return matches;
+    const metadata = filters.metadata !== undefined && Object.keys(filters.metadata).length > 0 ? filters.metadata : undefined;
+    return rows.filter(
+      (raw) =>
+        (part === undefined || raw.name.toLowerCase().includes(part)) &&
+        (metadata === undefined || matchesFilter(JSON.parse(raw.metadata), metadata)),
+    );
   }
 }
 
