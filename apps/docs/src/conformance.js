@@ -48,7 +48,7 @@ export function maskReport(table) {
     .replace(/ in \d+(\.\d+)? s\.$/m, ' in <duration> s.');
 }
 
-const API_TITLES = { 'agent-server': 'Agent server (thread API)', 'control-plane': 'Control plane' };
+const API_TITLES = { 'agent-server': 'Agent server', 'control-plane': 'Control plane' };
 
 /**
  * The page's HTML.

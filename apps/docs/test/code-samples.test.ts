@@ -89,15 +89,28 @@ describe('generateCodeSamples', () => {
     expect(logs.request.query).toMatchObject({ type: 'build' });
   });
 
-  it('sends the API key the operation takes; the agent server one may be unset', () => {
+  it('sends the API key the operation takes; the agent server one may be unset, and none where no credential is taken', () => {
     const agentServer = apis.find((a) => a.api === 'agent-server')!;
     for (const { operationId } of controlPlane.operations) {
       expect(sample(controlPlane.operations, operationId, 'curl')).toContain('-H "X-Api-Key: $AGENTPLANE_API_KEY"');
       expect(sample(controlPlane.operations, operationId, 'TypeScript')).toContain("apiKey: process.env.AGENTPLANE_API_KEY ?? '',");
     }
+    const withoutCredentials = listOperations(agentServer.spec)
+      .filter(({ operation }) => Array.isArray(operation.security) && operation.security.length === 0)
+      .map(({ operationId }) => operationId);
+    expect(withoutCredentials).toEqual(['getHealth', 'getServerInfo']);
     for (const { operationId } of agentServer.operations) {
-      expect(sample(agentServer.operations, operationId, 'curl')).toContain('-H "X-Api-Key: $AGENTPLANE_AGENT_SERVER_API_KEY"');
-      expect(sample(agentServer.operations, operationId, 'TypeScript')).toContain('apiKey: process.env.AGENTPLANE_AGENT_SERVER_API_KEY,\n');
+      const [curl, typescript] = [
+        sample(agentServer.operations, operationId, 'curl'),
+        sample(agentServer.operations, operationId, 'TypeScript'),
+      ];
+      if (withoutCredentials.includes(operationId)) {
+        expect(curl).not.toContain('X-Api-Key');
+        expect(typescript).not.toContain('apiKey');
+        continue;
+      }
+      expect(curl).toContain('-H "X-Api-Key: $AGENTPLANE_AGENT_SERVER_API_KEY"');
+      expect(typescript).toContain('apiKey: process.env.AGENTPLANE_AGENT_SERVER_API_KEY,\n');
     }
   });
 

@@ -4,9 +4,9 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { AssistantStore } from './agent-server/assistant-store.js';
 import type { AgentServerPrincipal } from './agent-server/handlers.js';
 import { agentServerHandlers } from './agent-server/handlers.js';
-import { DefaultAssistants } from './agent-server/runs/default-assistants.js';
 import { RunEngine } from './agent-server/runs/run-engine.js';
 import { RunStore } from './agent-server/runs/run-store.js';
 import type { GraphDefinition } from './agent-server/scripted-graph.js';
@@ -186,20 +186,25 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     const threads = new ThreadStore(db, commits);
     const runs = new RunStore(db, commits);
     const graphRegistry = new GraphRegistry(graphs);
+    const assistants = new AssistantStore(db, commits, graphRegistry);
     const engine = new RunEngine({
       threads,
       runs,
       graphs: graphRegistry,
-      assistants: new DefaultAssistants(graphRegistry),
+      assistants,
       now: options.now ?? Date.now,
       onError,
       onNotice: options.onNotice ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`)),
+    });
+    // Each graph's default assistant, and none (nor its runs) of a graph no longer served (decision E19).
+    commits.transaction(() => {
+      for (const removed of assistants.ensureDefaults(new Date((options.now ?? Date.now)()).toISOString())) engine.forgetAssistant(removed);
     });
     const agentKeys = new Set(config.agent_server?.api_keys ?? []);
     const agentServer = createApiHandler<AgentServerPrincipal>({
       ...common,
       contract: agentServerContract,
-      handlers: runtimeHandlers(agentServerHandlers({ threads, graphs: graphRegistry, runs, engine }, { now: options.now })),
+      handlers: runtimeHandlers(agentServerHandlers({ threads, assistants, graphs: graphRegistry, runs, engine }, { now: options.now })),
       authenticator: createAuthenticator<AgentServerPrincipal>({
         schemes: {
           ApiKeyAuth: {
@@ -212,8 +217,8 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
         requireCredentials: agentKeys.size > 0,
       }),
     });
-    // Startup writes (the tenants' records) are committed before anything is served; then the
-    // runs a previous process left in flight go on.
+    // Startup writes (the tenants' records, the default assistants) are committed before anything
+    // is served; then the runs a previous process left in flight go on.
     commits.commit();
     engine.recover();
     const checkpointer =

@@ -54,6 +54,11 @@ async function deployment() {
 }
 const agent = () => f.agent; // created with no key: the 401 cases
 const agentWithKey = () => ({ headers: { 'X-Api-Key': 'agent-key' } });
+async function assistant() {
+  const { data } = await agent().POST('/assistants', { ...agentWithKey(), body: { graph_id: 'agent', metadata: { contract: true } } });
+  return data!;
+}
+const assistantPath = async () => ({ assistant_id: (await assistant()).assistant_id });
 async function thread() {
   const { data } = await agent().POST('/threads', {
     ...agentWithKey(),
@@ -519,6 +524,147 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
     'createRunBatch 404': async () =>
       agent().POST('/runs/batch', { ...agentWithKey(), body: [{ assistant_id: 'agent' }, { assistant_id: 'billing' }] }),
     'createRunBatch 422': async () => agent().POST('/runs/batch', { ...agentWithKey(), body: [] }),
+    'createAssistant 200': async () =>
+      agent().POST('/assistants', { ...agentWithKey(), body: { graph_id: 'agent', name: 'Contract', config: { recursion_limit: 10 } } }),
+    'createAssistant 401': async () => agent().POST('/assistants', { body: { graph_id: 'agent' } }),
+    'createAssistant 404': async () => agent().POST('/assistants', { ...agentWithKey(), body: { graph_id: 'not-served' } }),
+    'createAssistant 409': async () =>
+      agent().POST('/assistants', { ...agentWithKey(), body: { graph_id: 'agent', assistant_id: (await assistant()).assistant_id } }),
+    'createAssistant 422': async () => agent().POST('/assistants', { ...agentWithKey(), body: {} as never }),
+    'searchAssistants 200': async () =>
+      agent().POST('/assistants/search', { ...agentWithKey(), body: { graph_id: 'agent', select: ['name'], sort_by: 'name' } }),
+    'searchAssistants 401': async () => agent().POST('/assistants/search', { body: {} }),
+    'searchAssistants 422': async () => agent().POST('/assistants/search', { ...agentWithKey(), body: { sort_by: 'version' as never } }),
+    'countAssistants 200': async () => agent().POST('/assistants/count', { ...agentWithKey(), body: { metadata: { contract: true } } }),
+    'countAssistants 401': async () => agent().POST('/assistants/count', { body: {} }),
+    'countAssistants 422': async () => agent().POST('/assistants/count', { ...agentWithKey(), body: { status: 'idle' } as never }),
+    'getAssistant 200': async () =>
+      agent().GET('/assistants/{assistant_id}', { ...agentWithKey(), params: { path: { assistant_id: 'agent' } } }),
+    'getAssistant 401': async () => agent().GET('/assistants/{assistant_id}', { params: { path: { assistant_id: MISSING } } }),
+    'getAssistant 404': async () =>
+      agent().GET('/assistants/{assistant_id}', { ...agentWithKey(), params: { path: { assistant_id: MISSING } } }),
+    'getAssistant 422': async () =>
+      agent().GET('/assistants/{assistant_id}', { ...agentWithKey(), params: { path: { assistant_id: 'not an id' } } }),
+    'updateAssistant 200': async () =>
+      agent().PATCH('/assistants/{assistant_id}', {
+        ...agentWithKey(),
+        params: { path: await assistantPath() },
+        body: { metadata: { v: 2 } },
+      }),
+    'updateAssistant 401': async () =>
+      agent().PATCH('/assistants/{assistant_id}', { params: { path: { assistant_id: MISSING } }, body: {} }),
+    'updateAssistant 404': async () =>
+      agent().PATCH('/assistants/{assistant_id}', {
+        ...agentWithKey(),
+        params: { path: await assistantPath() },
+        body: { graph_id: 'gone' },
+      }),
+    'updateAssistant 422': async () =>
+      agent().PATCH('/assistants/{assistant_id}', { ...agentWithKey(), params: { path: { assistant_id: MISSING } }, body: { name: '' } }),
+    'deleteAssistant 204': async () =>
+      agent().DELETE('/assistants/{assistant_id}', {
+        ...agentWithKey(),
+        params: { path: await assistantPath(), query: { delete_threads: true } },
+      }),
+    'deleteAssistant 401': async () => agent().DELETE('/assistants/{assistant_id}', { params: { path: { assistant_id: MISSING } } }),
+    'deleteAssistant 404': async () =>
+      agent().DELETE('/assistants/{assistant_id}', { ...agentWithKey(), params: { path: { assistant_id: MISSING } } }),
+    'deleteAssistant 422': async () =>
+      agent().DELETE('/assistants/{assistant_id}', {
+        ...agentWithKey(),
+        params: { path: { assistant_id: MISSING }, query: { delete_threads: 'yes' as never } },
+      }),
+    'listAssistantVersions 200': async () =>
+      agent().POST('/assistants/{assistant_id}/versions', {
+        ...agentWithKey(),
+        params: { path: await assistantPath() },
+        body: { limit: 5 },
+      }),
+    'listAssistantVersions 401': async () =>
+      agent().POST('/assistants/{assistant_id}/versions', { params: { path: { assistant_id: MISSING } }, body: {} }),
+    'listAssistantVersions 404': async () =>
+      agent().POST('/assistants/{assistant_id}/versions', { ...agentWithKey(), params: { path: { assistant_id: MISSING } }, body: {} }),
+    'listAssistantVersions 422': async () =>
+      agent().POST('/assistants/{assistant_id}/versions', {
+        ...agentWithKey(),
+        params: { path: { assistant_id: MISSING } },
+        body: { limit: 0 },
+      }),
+    'setLatestAssistantVersion 200': async () =>
+      agent().POST('/assistants/{assistant_id}/latest', {
+        ...agentWithKey(),
+        params: { path: await assistantPath() },
+        body: { version: 1 },
+      }),
+    'setLatestAssistantVersion 401': async () =>
+      agent().POST('/assistants/{assistant_id}/latest', { params: { path: { assistant_id: MISSING } }, body: { version: 1 } }),
+    'setLatestAssistantVersion 404': async () =>
+      agent().POST('/assistants/{assistant_id}/latest', {
+        ...agentWithKey(),
+        params: { path: await assistantPath() },
+        body: { version: 2 },
+      }),
+    'setLatestAssistantVersion 422': async () =>
+      agent().POST('/assistants/{assistant_id}/latest', {
+        ...agentWithKey(),
+        params: { path: { assistant_id: MISSING } },
+        body: {} as never,
+      }),
+    'getAssistantGraph 200': async () =>
+      agent().GET('/assistants/{assistant_id}/graph', {
+        ...agentWithKey(),
+        params: { path: { assistant_id: 'agent' }, query: { xray: '1' } },
+      }),
+    'getAssistantGraph 401': async () => agent().GET('/assistants/{assistant_id}/graph', { params: { path: { assistant_id: MISSING } } }),
+    'getAssistantGraph 404': async () =>
+      agent().GET('/assistants/{assistant_id}/graph', { ...agentWithKey(), params: { path: { assistant_id: MISSING } } }),
+    'getAssistantGraph 422': async () =>
+      agent().GET('/assistants/{assistant_id}/graph', {
+        ...agentWithKey(),
+        params: { path: { assistant_id: 'agent' }, query: { xray: 'yes' } },
+      }),
+    'getAssistantSchemas 200': async () =>
+      agent().GET('/assistants/{assistant_id}/schemas', { ...agentWithKey(), params: { path: { assistant_id: 'agent' } } }),
+    'getAssistantSchemas 401': async () =>
+      agent().GET('/assistants/{assistant_id}/schemas', { params: { path: { assistant_id: MISSING } } }),
+    'getAssistantSchemas 404': async () =>
+      agent().GET('/assistants/{assistant_id}/schemas', { ...agentWithKey(), params: { path: { assistant_id: MISSING } } }),
+    'getAssistantSchemas 422': async () =>
+      agent().GET('/assistants/{assistant_id}/schemas', { ...agentWithKey(), params: { path: { assistant_id: '-x' } } }),
+    'getAssistantSubgraphs 200': async () =>
+      agent().GET('/assistants/{assistant_id}/subgraphs', {
+        ...agentWithKey(),
+        params: { path: { assistant_id: 'agent' }, query: { recurse: true } },
+      }),
+    'getAssistantSubgraphs 401': async () =>
+      agent().GET('/assistants/{assistant_id}/subgraphs', { params: { path: { assistant_id: MISSING } } }),
+    'getAssistantSubgraphs 404': async () =>
+      agent().GET('/assistants/{assistant_id}/subgraphs', { ...agentWithKey(), params: { path: { assistant_id: MISSING } } }),
+    'getAssistantSubgraphs 422': async () =>
+      agent().GET('/assistants/{assistant_id}/subgraphs', {
+        ...agentWithKey(),
+        params: { path: { assistant_id: 'agent' }, query: { recurse: 'maybe' as never } },
+      }),
+    'getAssistantSubgraphsInNamespace 200': async () =>
+      agent().GET('/assistants/{assistant_id}/subgraphs/{namespace}', {
+        ...agentWithKey(),
+        params: { path: { assistant_id: 'agent', namespace: 'researcher' } },
+      }),
+    'getAssistantSubgraphsInNamespace 401': async () =>
+      agent().GET('/assistants/{assistant_id}/subgraphs/{namespace}', { params: { path: { assistant_id: MISSING, namespace: 'x' } } }),
+    'getAssistantSubgraphsInNamespace 404': async () =>
+      agent().GET('/assistants/{assistant_id}/subgraphs/{namespace}', {
+        ...agentWithKey(),
+        params: { path: { assistant_id: MISSING, namespace: 'x' } },
+      }),
+    'getAssistantSubgraphsInNamespace 422': async () =>
+      agent().GET('/assistants/{assistant_id}/subgraphs/{namespace}', {
+        ...agentWithKey(),
+        params: { path: { assistant_id: 'agent', namespace: 'x'.repeat(1025) } },
+      }),
+    // No credentials: a health check and the server's info need none, even here where a key is required.
+    'getHealth 200': async () => agent().GET('/ok'),
+    'getServerInfo 200': async () => agent().GET('/info'),
   },
 };
 
@@ -527,7 +673,7 @@ const CREDENTIALS: Record<ApiName, Record<string, string>> = {
   'agent-server': { 'x-api-key': 'agent-key' },
 };
 /** Path parameter values that route and validate (the records need not exist). */
-const PATH_VALUES: Record<string, string> = { provider_id: 'github', name: 'python-pool' };
+const PATH_VALUES: Record<string, string> = { provider_id: 'github', name: 'python-pool', namespace: 'researcher' };
 
 /** The transport-level statuses of every operation, each from a raw request to the operation's path. */
 function transportScenarios(api: ApiName, spec: any): Record<string, () => Promise<Result>> {

@@ -355,6 +355,114 @@ describe('valid but random requests: accepted, and answered as the model says', 
     });
   });
 
+  describe('assistant search and count return exactly the matching assistants, in order', () => {
+    const suite = crypto.randomUUID();
+    type Fixture = {
+      assistant_id: string;
+      name: string;
+      graph_id: string;
+      metadata: Record<string, unknown>;
+      created_at: string;
+      updated_at: string;
+    };
+    const fixtures: Fixture[] = [];
+    // Names that differ by case and beyond ASCII, and share parts: the name filter ignores case as JavaScript does.
+    const names = [
+      'Alpha',
+      'alpha',
+      'Beta refunds',
+      'ÜBER',
+      'über alles',
+      'Zeta',
+      'zeta',
+      'Éclair',
+      'refund desk',
+      'Omega',
+      'beta',
+      'Ärger',
+    ];
+    const parts = ['a', 'ALP', 'eta', 'über', 'ÜB', 'refund', 'Z', 'é', 'ä', 'x', ' '];
+    const colors = ['red', 'blue', 'green'];
+
+    beforeAll(async () => {
+      for (const [i, name] of names.entries()) {
+        const metadata = { suite, color: colors[i % 3]!, size: i % 4, ...(i % 5 === 0 ? { optional: { on: true } } : {}) };
+        const created = (await send('agent-server', jsonRequest('POST', '/assistants', { graph_id: 'agent', name, metadata })))
+          .json as Fixture;
+        fixtures.push(created);
+      }
+      // Updated in another order than created, so that updated_at sorts differently.
+      for (const i of [4, 0, 9]) {
+        const updated = (await send('agent-server', jsonRequest('PATCH', `/assistants/${fixtures[i]!.assistant_id}`, {}))).json as Fixture;
+        fixtures[i] = updated;
+      }
+    });
+
+    /** The model's order: the field asked, then creation order, both in the direction asked. */
+    const ordered = (matches: Fixture[], sortBy: keyof Fixture, sortOrder: 'asc' | 'desc') => {
+      const sign = sortOrder === 'asc' ? 1 : -1;
+      return matches
+        .map((fixture) => ({ fixture, index: fixtures.indexOf(fixture) }))
+        .sort((a, b) => {
+          const [x, y] = [String(a.fixture[sortBy]), String(b.fixture[sortBy])];
+          return sign * (x < y ? -1 : x > y ? 1 : a.index - b.index);
+        })
+        .map(({ fixture }) => fixture);
+    };
+
+    it('searchAssistants: filters, total, next page, page and order; countAssistants agrees', async () => {
+      const arbitrary = fc.record({
+        metadata: fc
+          .uniqueArray(
+            fc.oneof(
+              fc.tuple(fc.constant('color'), fc.oneof(fc.constantFrom(...colors), smallJson)),
+              fc.tuple(fc.constant('size'), fc.oneof(fc.constantFrom(0, 1, 2, 3), smallJson)),
+              fc.tuple(fc.constant('optional'), fc.constantFrom({ on: true }, { on: false }, true)),
+              fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), fc.oneof(fc.constant(null), fc.constant({}), smallJson)),
+            ),
+            { maxLength: 2, selector: ([key]) => key },
+          )
+          .map(ownKeys),
+        graph_id: fc.option(fc.constantFrom('agent', 'other'), { nil: undefined }),
+        name: fc.option(fc.constantFrom(...parts), { nil: undefined }),
+        limit: fc.integer({ min: 1, max: 14 }),
+        offset: fc.integer({ min: 0, max: 13 }),
+        sort_by: fc.constantFrom('assistant_id', 'graph_id', 'name', 'created_at', 'updated_at'),
+        sort_order: fc.constantFrom('asc', 'desc'),
+      });
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async ({ metadata, graph_id, name, ...page }) => {
+          const filters = {
+            metadata: ownKeys([['suite', suite], ...Object.entries(metadata)]),
+            ...(graph_id ? { graph_id } : {}),
+            ...(name ? { name } : {}),
+          };
+          const request = jsonRequest('POST', '/assistants/search', { ...filters, ...page });
+          const response = await send('agent-server', request);
+          const where = describeExchange(request, response);
+          expect(response.status, where).toBe(200);
+          const matches = fixtures.filter(
+            (f) =>
+              matchesFilter(f.metadata, filters.metadata) &&
+              (!graph_id || f.graph_id === graph_id) &&
+              (!name || f.name.toLowerCase().includes(name.toLowerCase())),
+          );
+          const expected = ordered(matches, page.sort_by, page.sort_order).slice(page.offset, page.offset + page.limit);
+          expect(
+            (response.json as Fixture[]).map((a) => a.name),
+            where,
+          ).toEqual(expected.map((f) => f.name));
+          expect(Number(response.headers['x-pagination-total']), where).toBe(matches.length);
+          const next = page.offset + expected.length;
+          expect(response.headers['x-pagination-next'], where).toBe(next < matches.length ? String(next) : undefined);
+          const counted = await send('agent-server', jsonRequest('POST', '/assistants/count', filters));
+          expect(counted.json, describeExchange(jsonRequest('POST', '/assistants/count', filters), counted)).toBe(matches.length);
+        }),
+        propertyOptions(250),
+      );
+    });
+  });
+
   it('createDeployment and updateDeployment with random valid bodies: 201/200 with what was asked', async () => {
     const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/);
     // Both scales given, min <= max: valid whatever the deployment type's defaults are.

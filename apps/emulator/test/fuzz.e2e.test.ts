@@ -28,8 +28,6 @@ import { listOperations, resolveRef } from '@agentplane/openapi-toolkit';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ASSISTANT_NAMESPACE } from '../src/agent-server/runs/default-assistants.js';
-import { uuid5 } from '../src/shared/ids.js';
 import type { Issue } from './support/documented-answers.js';
 import { AnswerLedger, describeExchange, expectDocumented, SPECS } from './support/documented-answers.js';
 import type { ApiName, RawRequest, RawResponse, TestEmulator } from './support/harness.js';
@@ -439,9 +437,13 @@ const contentTypeCase: fc.Arbitrary<Case> = fc.tuple(pick(WITH_BODY), contentTyp
 const badPathParamCase: fc.Arbitrary<Case> = pick(WITH_PATH_PARAMS)
   .chain((info) =>
     pick(info.pathParams).chain((parameter: any) => {
-      const { spec } = SPECS[info.api];
+      const { spec, validate } = SPECS[info.api];
       const bad = fc.oneof(
-        (invalidValue(spec, parameter.schema) ?? fc.string()).filter((v) => typeof v !== 'object' || v === null).map(String),
+        (invalidValue(spec, parameter.schema) ?? fc.string())
+          .filter((v) => typeof v !== 'object' || v === null)
+          .map(String)
+          // A value of the wrong type, as text, is text a free-form string parameter (a subgraph namespace) accepts.
+          .filter((text) => !validate(parameter.schema, text).valid),
         fc.constantFrom('%FF', '%C0%80', '%ED%A0%80', 'ok%FE'),
       );
       return fc.tuple(fc.constant(info), fc.constant(parameter.name as string), bad, fc.boolean());
@@ -643,6 +645,10 @@ interface ValidTemplate {
   reuseThread: number | null;
   /** For the operations that create runs: name an assistant the emulator has (by index) instead of the generated name. */
   knownAssistant: number | null;
+  /** For createAssistant: reuse an existing assistant ID (by index) instead of the generated one, or none. */
+  reuseAssistant: number | null;
+  /** For createAssistant and updateAssistant: a graph the deployment serves (by index) instead of the generated graph_id. */
+  servedGraph: number | null;
   security: string | null;
   charset: boolean;
 }
@@ -686,6 +692,11 @@ function validTemplate(info: OperationInfo): fc.Arbitrary<ValidTemplate> {
     body,
     reuseThread: info.op.operationId === 'createThread' ? fc.option(fc.nat(), { nil: null, freq: 3 }) : fc.constant(null),
     knownAssistant: RUN_CREATES.has(info.op.operationId) ? fc.option(fc.nat(), { nil: null, freq: 2 }) : fc.constant(null),
+    reuseAssistant: info.op.operationId === 'createAssistant' ? fc.option(fc.nat(), { nil: null, freq: 3 }) : fc.constant(null),
+    // A generated graph_id is almost never one the deployment serves: most creates and updates name one that is.
+    servedGraph: ['createAssistant', 'updateAssistant'].includes(info.op.operationId)
+      ? fc.option(fc.nat(), { nil: null, freq: 4 })
+      : fc.constant(null),
     security: fc.constantFrom(...securities),
     charset: fc.boolean(),
   });
@@ -717,7 +728,11 @@ function resolveTemplate(template: ValidTemplate): { request: RawRequest; parsed
     if (name === 'run_id')
       existing = nth(model.runsOf(canonicalId(values.thread_id ?? ''), { ended: info.op.operationId === 'joinRun' }), choice.index);
     if (name === 'name') existing = nth(model.pools, choice.index);
-    const isUuid = resolveRef(SPECS[info.api].spec, info.pathParams.find((p) => p.name === name).schema).format === 'uuid';
+    // An assistant by its ID, or a served graph's ID naming its default assistant.
+    if (name === 'assistant_id') existing = nth([...model.assistants.keys(), ...model.graphs.keys()], choice.index);
+    const isUuid =
+      resolveRef(SPECS[info.api].spec, info.pathParams.find((p) => p.name === name).schema).format === 'uuid' ||
+      (name === 'assistant_id' && existing !== undefined && model.assistants.has(existing));
     values[name] = choice.existing && existing ? (isUuid ? asUuidForm(existing, choice.form) : existing) : choice.missing;
   }
   let body = template.body;
@@ -733,6 +748,10 @@ function resolveTemplate(template: ValidTemplate): { request: RawRequest; parsed
   if (template.reuseThread !== null && model.threads.size > 0)
     body = { ...(body as object), thread_id: nth(model.threads.keys(), template.reuseThread) };
   if (RUN_CREATES.has(info.op.operationId)) body = runnable(info.op.operationId, body, template, values.thread_id);
+  if (template.reuseAssistant !== null && model.assistants.size > 0)
+    body = { ...(body as object), assistant_id: nth(model.assistants.keys(), template.reuseAssistant) };
+  if (template.servedGraph !== null && model.graphs.size > 0)
+    body = { ...(body as object), graph_id: nth(model.graphs.keys(), template.servedGraph) };
   const query = Object.entries(template.query)
     .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
     .join('&');
@@ -770,7 +789,8 @@ function runnable(operationId: string, body: any, template: ValidTemplate, threa
   const busy = threadId !== undefined && model.isBusy(canonicalId(threadId));
   const adjust = (item: any) => {
     const run = { ...item };
-    if (template.knownAssistant !== null) run.assistant_id = nth(model.assistants, template.knownAssistant);
+    if (template.knownAssistant !== null)
+      run.assistant_id = nth([...model.graphs.keys(), ...model.assistants.keys()], template.knownAssistant);
     if (waits) {
       delete run.after_seconds;
       if (busy && run.multitask_strategy === 'enqueue') run.multitask_strategy = 'interrupt';
@@ -900,9 +920,6 @@ beforeAll(async () => {
   });
   model.providers.add('github');
   model.pools.add('python-pool');
-  // The one graph the test's emulator has (no graphs configured): by graph ID and by its default assistant's ID.
-  model.assistants.add('agent');
-  model.assistants.add(uuid5('agent', DEFAULT_ASSISTANT_NAMESPACE));
   ids.provider_id = 'github';
   ids.name = 'python-pool';
 
@@ -915,6 +932,11 @@ beforeAll(async () => {
     )
   ).json as any;
   ids.thread_id = thread.thread_id;
+  // The default graph, agent, and its default assistant (the UUID v5 of its ID, as LangGraph derives it).
+  model.serveGraph('agent', 'fe096781-5601-53d2-b2f6-0d3403f7e9ca');
+  const assistant = (await send('agent-server', jsonRequest('POST', '/assistants', { graph_id: 'agent', name: 'fuzz' }))).json as any;
+  model.assistants.set(assistant.assistant_id, { graphId: 'agent', versions: new Map([[1, 'agent']]) });
+  ids.assistant_id = assistant.assistant_id;
   const history = (await send('agent-server', jsonRequest('POST', `/threads/${thread.thread_id}/history`, {}))).json as any[];
   ids.checkpoint_id = history[0].checkpoint_id;
   model.threads.set(thread.thread_id, new Set(history.map((state) => state.checkpoint_id)));

@@ -8,8 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultAssistantId } from '../src/agent-server/assistant-store.js';
 import type { GraphDefinition } from '../src/agent-server/scripted-graph.js';
-import { uuid5 } from '../src/shared/ids.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
 
@@ -114,9 +114,33 @@ describe('a conversation', () => {
     expect(texts(second).at(-1)).toBe('ai: b|3|undefined');
   });
 
+  it('deletes an assistant with its runs: those in flight end first, and delete_threads takes the threads they ran on', async () => {
+    const assistant = await client.assistants.create({ graphId: 'echo', name: 'short-lived' });
+    const ended = await newThread('echo');
+    await client.runs.wait(ended, assistant.assistant_id, { input: ask('one') });
+    const held = await newThread('echo');
+    const pending = await client.runs.create(held, assistant.assistant_id, { input: ask('later'), afterSeconds: 3600 });
+    const other = await client.runs.wait(await newThread('echo'), 'echo', { input: ask('kept') });
+    expect((await client.threads.get(held)).status).toBe('busy');
+
+    await client.assistants.delete(assistant.assistant_id);
+    expect(await client.runs.list(ended)).toEqual([]);
+    expect(await failure(client.runs.get(held, pending.run_id))).toBe(404);
+    expect((await client.threads.get(held)).status).toBe('idle');
+    expect(texts(await client.threads.getState(ended).then((state) => state.values))).toEqual(['human: one', 'ai: one']);
+    expect(texts(other).at(-1)).toBe('ai: kept');
+
+    const second = await client.assistants.create({ graphId: 'echo' });
+    const ranOn = await newThread('echo');
+    await client.runs.wait(ranOn, second.assistant_id, { input: ask('gone') });
+    await client.assistants.delete(second.assistant_id, { deleteThreads: true });
+    expect(await failure(client.threads.get(ranOn))).toBe(404);
+    expect((await client.threads.get(ended)).status).toBe('idle');
+  });
+
   it('accepts a graph ID or its default assistant ID, and refuses others', async () => {
     const threadId = await newThread('echo');
-    const byId = uuid5('echo', '6ba7b821-9dad-11d1-80b4-00c04fd430c8');
+    const byId = defaultAssistantId('echo');
     expect(texts(await client.runs.wait(threadId, byId, { input: ask('x') })).at(-1)).toBe('ai: x');
     expect((await client.runs.list(threadId))[0]!.assistant_id).toBe(byId);
     expect(await failure(client.runs.wait(threadId, 'billing', { input: ask('x') }))).toBe(404);

@@ -63,6 +63,18 @@ describe('the graphs config', () => {
     );
   });
 
+  it('refuses graph ids a path under /assistants/ would not reach: search and count', () => {
+    expect(() => checkConfig({ graphs: { search: { replies: [{ text: 'hi' }] }, count: { replies: [{ text: 'hi' }] } } })).toThrow(
+      [
+        'config is invalid:',
+        '  graphs.search: a graph id cannot be search (/assistants/search is another operation, so its default assistant could not be named)',
+        '  graphs.count: a graph id cannot be count (/assistants/count is another operation, so its default assistant could not be named)',
+      ].join('\n'),
+    );
+    expect(() => checkConfig({ graphs: { ['x'.repeat(65)]: { replies: [{ text: 'hi' }] } } })).toThrow(/a graph id is 1 to 64 letters/);
+    expect(checkConfig({ graphs: { 'search.v2': { replies: [{ text: 'hi' }] } } }).graphs).toHaveProperty('search.v2');
+  });
+
   it('names the field of a schema problem', () => {
     expect(() => checkConfig({ graphs: { support: { replies: [{ text: 'hi', typo: 1 }], stream: { chunk: 'token' } } } })).toThrow(
       /graphs\.support\.replies\[0\]\.typo: unknown key; allowed here: match, text, tool_calls, update, interrupt, error[\s\S]*graphs\.support\.stream\.chunk: "token" is not allowed; use one of word, char, whole/,

@@ -16,6 +16,7 @@ const THREAD_ID = '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
 const CHECKPOINT_ID = '1f0c6d2e-3a47-6e10-8001-9d7e0f1a2b3c';
 const RUN_ID = '0193a1b2-7c4d-7e5f-8a6b-9c0d1e2f3a4b';
 const RUN_BODY = { assistant_id: 'support', input: { messages: [{ type: 'human' as const, content: 'Where is my order 4512?' }] } };
+const ASSISTANT_ID = '2f9c4e1a-7b3d-4c8e-9a6f-1d2e3c4b5a69';
 
 type Call<C> = (client: C, headers: Record<string, string>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
@@ -128,6 +129,40 @@ const agentServerCalls: Record<string, Call<AgentServerClient>> = {
   createStatelessRun: (c, headers) => c.POST('/runs', { headers, body: { ...RUN_BODY, on_completion: 'keep' } }),
   waitStatelessRun: (c, headers) => c.POST('/runs/wait', { headers, body: RUN_BODY }),
   createRunBatch: (c, headers) => c.POST('/runs/batch', { headers, body: [RUN_BODY, RUN_BODY] }),
+  createAssistant: (c, headers) =>
+    c.POST('/assistants', {
+      headers,
+      body: { graph_id: 'support', name: 'Refunds (EU)', config: { configurable: { model: 'gpt-4o-mini' } } },
+    }),
+  searchAssistants: (c, headers) =>
+    c.POST('/assistants/search', { headers, body: { graph_id: 'support', name: 'refund', sort_by: 'name', sort_order: 'asc', limit: 20 } }),
+  countAssistants: (c, headers) => c.POST('/assistants/count', { headers, body: { graph_id: 'support' } }),
+  getAssistant: (c, headers) => c.GET('/assistants/{assistant_id}', { headers, params: { path: { assistant_id: ASSISTANT_ID } } }),
+  updateAssistant: (c, headers) =>
+    c.PATCH('/assistants/{assistant_id}', {
+      headers,
+      params: { path: { assistant_id: ASSISTANT_ID } },
+      body: { metadata: { team: 'billing' } },
+    }),
+  deleteAssistant: (c, headers) =>
+    c.DELETE('/assistants/{assistant_id}', { headers, params: { path: { assistant_id: ASSISTANT_ID }, query: { delete_threads: true } } }),
+  listAssistantVersions: (c, headers) =>
+    c.POST('/assistants/{assistant_id}/versions', { headers, params: { path: { assistant_id: ASSISTANT_ID } }, body: { limit: 10 } }),
+  setLatestAssistantVersion: (c, headers) =>
+    c.POST('/assistants/{assistant_id}/latest', { headers, params: { path: { assistant_id: ASSISTANT_ID } }, body: { version: 1 } }),
+  getAssistantGraph: (c, headers) =>
+    c.GET('/assistants/{assistant_id}/graph', { headers, params: { path: { assistant_id: 'support' }, query: { xray: 'true' } } }),
+  getAssistantSchemas: (c, headers) =>
+    c.GET('/assistants/{assistant_id}/schemas', { headers, params: { path: { assistant_id: 'support' } } }),
+  getAssistantSubgraphs: (c, headers) =>
+    c.GET('/assistants/{assistant_id}/subgraphs', { headers, params: { path: { assistant_id: ASSISTANT_ID }, query: { recurse: true } } }),
+  getAssistantSubgraphsInNamespace: (c, headers) =>
+    c.GET('/assistants/{assistant_id}/subgraphs/{namespace}', {
+      headers,
+      params: { path: { assistant_id: ASSISTANT_ID, namespace: 'researcher' } },
+    }),
+  getHealth: (c, headers) => c.GET('/ok', { headers }),
+  getServerInfo: (c, headers) => c.GET('/info', { headers }),
 };
 
 const suites = [

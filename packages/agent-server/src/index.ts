@@ -1,4 +1,4 @@
-// @agentplane/agent-server: the typed client of the agentplane agent server thread API.
+// @agentplane/agent-server: the typed client of the agentplane agent server API.
 
 export { ApiError, type ErrorBody, isApiError, type RetryOptions, unwrap, type ValidationIssue } from '@agentplane/client-core';
 export { type AgentServerClient, type AgentServerClientOptions, createAgentServerClient, isSafeToRepeat } from './client.js';

@@ -108,6 +108,75 @@ describeSpecContract('agent-server', [
     statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
   },
   { operationId: 'cancelRuns', method: 'post', path: '/runs/cancel', statuses: ['204', '400', '401', '404', '413', '415', '422', '431'] },
+  {
+    operationId: 'createAssistant',
+    method: 'post',
+    path: '/assistants',
+    statuses: ['200', '400', '401', '404', '409', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'searchAssistants',
+    method: 'post',
+    path: '/assistants/search',
+    statuses: ['200', '400', '401', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'countAssistants',
+    method: 'post',
+    path: '/assistants/count',
+    statuses: ['200', '400', '401', '413', '415', '422', '431'],
+  },
+  { operationId: 'getAssistant', method: 'get', path: '/assistants/{assistant_id}', statuses: ['200', '400', '401', '404', '422', '431'] },
+  {
+    operationId: 'updateAssistant',
+    method: 'patch',
+    path: '/assistants/{assistant_id}',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'deleteAssistant',
+    method: 'delete',
+    path: '/assistants/{assistant_id}',
+    statuses: ['204', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'listAssistantVersions',
+    method: 'post',
+    path: '/assistants/{assistant_id}/versions',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'setLatestAssistantVersion',
+    method: 'post',
+    path: '/assistants/{assistant_id}/latest',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'getAssistantGraph',
+    method: 'get',
+    path: '/assistants/{assistant_id}/graph',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'getAssistantSchemas',
+    method: 'get',
+    path: '/assistants/{assistant_id}/schemas',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'getAssistantSubgraphs',
+    method: 'get',
+    path: '/assistants/{assistant_id}/subgraphs',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'getAssistantSubgraphsInNamespace',
+    method: 'get',
+    path: '/assistants/{assistant_id}/subgraphs/{namespace}',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  { operationId: 'getHealth', method: 'get', path: '/ok', statuses: ['200', '400', '431'] },
+  { operationId: 'getServerInfo', method: 'get', path: '/info', statuses: ['200', '400', '431'] },
 ]);
 
 const spec = loadBundle('agent-server');
@@ -116,11 +185,12 @@ const schema = (name: string) => `#/components/schemas/${name}`;
 const checkpointId = '1f0c6d2e-3a47-6e10-8001-9d7e0f1a2b3c';
 
 describe('agent-server contract decisions', () => {
-  it('has no version prefix and optional X-Api-Key on every operation', () => {
+  it('has no version prefix, optional X-Api-Key on every operation, and none on the health and info checks', () => {
     for (const [route, item] of Object.entries<any>(spec.paths)) {
-      expect(route).not.toMatch(/^\/v\d/);
+      expect(route).toMatch(/^\/(threads|assistants|runs)(\/|$)|^\/(ok|info)$/);
       for (const operation of Object.values<any>(item).filter((o) => o?.operationId)) {
-        expect(operation.security, operation.operationId).toEqual([{}, { ApiKeyAuth: [] }]);
+        const expected = operation.tags.includes('System') ? [] : [{}, { ApiKeyAuth: [] }];
+        expect(operation.security, operation.operationId).toEqual(expected);
       }
     }
   });
@@ -227,6 +297,61 @@ describe('agent-server contract decisions', () => {
     }
     expect(Object.keys(create).every((name) => name in item)).toBe(true);
     expect(spec.components.schemas.RunBatchItem.if).toEqual(spec.components.schemas.RunCreate.if);
+  });
+
+  it('creates an assistant of a graph: graph_id required, closed config, name Untitled by default (decision A12)', () => {
+    expect(validate(schema('AssistantCreate'), { graph_id: 'support' }).errors).toBe('');
+    expect(spec.components.schemas.AssistantCreate.properties.name.default).toBe('Untitled');
+    expect(spec.components.schemas.AssistantCreate.properties.if_exists.default).toBe('raise');
+    for (const bad of [
+      {},
+      { graph_id: '' },
+      { graph_id: 'has space' },
+      { graph_id: '-leading-dash' },
+      { graph_id: 'x'.repeat(65) },
+      { graph_id: 'support', config: { configurables: {} } },
+      { graph_id: 'support', config: { recursion_limit: 0 } },
+      { graph_id: 'support', assistant_id: 'not-a-uuid' },
+      { graph_id: 'support', if_exists: 'replace' },
+      { graph_id: 'support', name: '' },
+      { graph_id: 'support', version: 2 },
+    ]) {
+      expect(validate(schema('AssistantCreate'), bad).valid, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it('names an assistant in a path by its UUID or by a graph ID, and nothing else', () => {
+    const parameter = spec.components.parameters.AssistantId;
+    const check = (value: string) => validate('#/components/parameters/AssistantId/schema', value).valid;
+    for (const good of ['a76bea17-1a15-53a6-bfc6-e12c619f641d', 'support', 'my_graph.v2', 'A76BEA17-1A15-53A6-BFC6-E12C619F641D']) {
+      expect(check(good), good).toBe(true);
+    }
+    for (const bad of ['', 'has space', '.hidden', 'x/y', 'ü']) expect(check(bad), bad).toBe(false);
+    expect(parameter.in).toBe('path');
+  });
+
+  it('bounds and defaults assistant search, count and versions', () => {
+    const search = spec.components.schemas.AssistantSearch;
+    expect(search.properties.limit).toMatchObject({ minimum: 1, maximum: 1000, default: 10 });
+    expect(search.properties.offset).toMatchObject({ minimum: 0, default: 0 });
+    expect(search.properties.sort_by.default).toBe('created_at');
+    expect(search.properties.sort_order.default).toBe('desc');
+    expect(spec.components.schemas.AssistantSortBy.enum).toEqual(['assistant_id', 'graph_id', 'name', 'created_at', 'updated_at']);
+    for (const bad of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { sort_by: 'version' }, { select: ['values'] }, { status: 'idle' }]) {
+      expect(validate(schema('AssistantSearch'), bad).valid, JSON.stringify(bad)).toBe(false);
+    }
+    const headers = spec.paths['/assistants/search'].post.responses['200'].headers;
+    expect(Object.keys(headers)).toEqual(['X-Pagination-Total', 'X-Pagination-Next']);
+    expect(validate(schema('AssistantCount'), { limit: 5 }).valid).toBe(false);
+    expect(spec.components.schemas.AssistantVersionSearch.properties.limit).toMatchObject({ minimum: 1, maximum: 1000, default: 10 });
+    expect(validate(schema('AssistantLatestVersion'), {}).valid).toBe(false);
+    expect(validate(schema('AssistantLatestVersion'), { version: 0 }).valid).toBe(false);
+  });
+
+  it('takes xray as true, false or a depth', () => {
+    const check = (value: string) => validate('#/components/parameters/Xray/schema', value).valid;
+    for (const good of ['true', 'false', '0', '2', '100']) expect(check(good), good).toBe(true);
+    for (const bad of ['yes', '1.5', '-1', '01', 'TRUE', '']) expect(check(bad), bad).toBe(false);
   });
 
   it('uses uuids for thread and checkpoint ids', () => {

@@ -70,13 +70,13 @@ export const FLAGS = {
     type: 'string',
     value: 'url',
     env: 'AGENTPLANE_AGENT_SERVER_URL',
-    help: 'Agent server (deployment URL) to check against the thread API contract.',
+    help: 'Agent server (deployment URL) to check against the agent server API contract.',
   },
   'control-plane': { type: 'string', value: 'url', help: 'Control plane (root URL, without /v2) to check against its contract.' },
   'graph-id': {
     type: 'string',
     value: 'id',
-    help: 'metadata.graph_id of the threads the run creates, for servers that need a graph to write state (a LangGraph server: a graph it serves).',
+    help: 'The graph the run uses: metadata.graph_id of the threads it creates (servers that run graphs need it to write state) and the graph of the assistants it creates (default: that of the first default assistant the server lists).',
   },
   'allow-writes': {
     type: 'boolean',

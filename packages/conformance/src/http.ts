@@ -35,8 +35,11 @@ export interface RecorderOptions {
   /** The longest a run waits out 429 answers for one request, in total. */
   maxRateLimitWaitMs: number;
   signal: AbortSignal;
-  /** Whether the path parameters of a request name resources known to exist (the run's own live threads). */
-  resourcesExist(route: Route): boolean;
+  /**
+   * Whether what a request names is known to exist: the records of its path parameters (the run's
+   * own live threads and assistants) and a graph its body names (`requestText`).
+   */
+  resourcesExist(route: Route, requestText: string): boolean;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** Told of each 429 answer before it is waited out. */
   onRateLimit?(wait: RateLimitWait): void;
@@ -46,6 +49,8 @@ export class Recorder {
   readonly exchanges: Exchange[] = [];
   /** Operations found not served, with the status that showed it. */
   readonly notServed = new Map<string, number>();
+  /** Operations that answered a success in this run: a later 404 is that of a record, never of the route. */
+  private readonly served = new Set<string>();
   /** Number of 429 answers waited out. */
   rateLimited = 0;
   /** Time spent waiting them out, in total. */
@@ -77,12 +82,19 @@ export class Recorder {
       }
     }
     if (route && response.status < 500) {
-      // A 404 for a request that names a checkpoint in its body may be that checkpoint's.
-      const namesCheckpoint = requestText.includes('"checkpoint_id"');
-      if ([404, 405, 501].includes(response.status) && this.options.resourcesExist(route) && !namesCheckpoint) {
-        this.notServed.set(route.operation.operationId, response.status);
-        throw new NotServedError(route.operation.operationId, response.status);
+      // A 404 for a request that names a checkpoint or an assistant's version in its body may be that record's.
+      const namesRecord = /"(checkpoint_id|version)"/.test(requestText);
+      const operationId = route.operation.operationId;
+      if (
+        [404, 405, 501].includes(response.status) &&
+        this.options.resourcesExist(route, requestText) &&
+        !namesRecord &&
+        !this.served.has(operationId)
+      ) {
+        this.notServed.set(operationId, response.status);
+        throw new NotServedError(operationId, response.status);
       }
+      if (response.status < 400) this.served.add(operationId);
       this.exchanges.push({
         route,
         status: response.status,

@@ -1,8 +1,8 @@
 // runConformance: one run of every selected check against the servers given, then the cleanup.
 // Behaviour checks run one after the other (each on its own threads); every answer they receive
 // is checked against the spec on the way (http.ts), and the per-operation schema checks are the
-// sum of those findings. Whatever happens (a failed check, a network error, an abort), the threads
-// and deployments the run created are deleted before it returns.
+// sum of those findings. Whatever happens (a failed check, a network error, an abort), the threads,
+// assistants and deployments the run created are deleted before it returns.
 import { createAgentServerClient } from '@agentplane/agent-server';
 import { createControlPlaneClient } from '@agentplane/control-plane';
 import { schemaCheckRule, schemaCheckTitle } from './catalog.js';
@@ -26,7 +26,11 @@ export interface ConformanceOptions {
     url: string;
     /** Sent as X-Api-Key. */
     apiKey?: string;
-    /** metadata.graph_id of the run's threads, for servers that need a graph to write state (the LangGraph servers). */
+    /**
+     * The graph the run uses: metadata.graph_id of its threads (servers that run graphs need it to
+     * write state) and the graph of its assistants (without it, the graph of the first default
+     * assistant the server lists).
+     */
     graphId?: string;
     fetch?: Fetch;
   };
@@ -133,12 +137,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const target = api === 'agent-server' ? options.agentServer! : options.controlPlane!;
     const baseFetch: Fetch = target.fetch ?? ((request) => fetch(request));
     let session: AgentServerSession | ControlPlaneSession;
-    // The run's own resources exist; a 404 or 405 for a route naming only them (or naming none)
-    // means the route itself is missing.
-    const resourcesExist = (route: Route) => {
+    // The run's own resources exist, and so does the graph its assistants are of; a 404 or 405
+    // for a route naming only them (or naming none) means the route itself is missing.
+    const resourcesExist = (route: Route, requestText: string) => {
       const values = Object.values(route.params);
-      const live: Set<string> = api === 'agent-server' ? (session as AgentServerSession).live : (session as ControlPlaneSession).live;
-      return values.every((value) => live.has(value));
+      if (api === 'control-plane') return values.every((value) => (session as ControlPlaneSession).live.has(value));
+      const agent = session as AgentServerSession;
+      const graphId = graphIdIn(requestText);
+      return (
+        values.every((value) => agent.live.has(value) || agent.liveAssistants.has(value)) &&
+        (graphId === undefined || graphId === agent.knownGraph)
+      );
     };
     const recorder = new Recorder({
       api,
@@ -178,6 +187,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         s.live,
         'thread',
         (id) => cleanClient.DELETE('/threads/{thread_id}', { params: { path: { thread_id: id } } }),
+        cleanup,
+      );
+      await deleteEach(
+        s.liveAssistants,
+        'assistant',
+        (id) => cleanClient.DELETE('/assistants/{assistant_id}', { params: { path: { assistant_id: id } } }),
         cleanup,
       );
       cleanup.created += s.created;
@@ -356,7 +371,7 @@ function schemaResult(api: ApiName, operationId: string, recorder: Recorder, cle
   };
 }
 
-/** Deletes what the run created, one by one; a 404 (already gone) counts as deleted. */
+/** Deletes what the run created, one by one; any 2xx counts as deleted, and so does a 404 (already gone). */
 async function deleteEach(
   ids: Iterable<string>,
   kind: string,
@@ -366,7 +381,7 @@ async function deleteEach(
   for (const id of ids) {
     const deleted = await remove(id).catch((error: unknown) => error);
     const status = (deleted as { response?: Response }).response?.status;
-    if (status === 204 || status === 404) cleanup.deleted++;
+    if (status !== undefined && ((status >= 200 && status < 300) || status === 404)) cleanup.deleted++;
     else cleanup.failures.push(`${kind} ${id}: ${status ?? String(deleted)}`);
   }
 }
@@ -377,6 +392,16 @@ function abortable(fetch: Fetch, signal: AbortSignal): Fetch {
     if (signal.aborted) return Promise.reject(signal.reason);
     return fetch(new Request(request, { signal }));
   };
+}
+
+/** The `graph_id` a request body names, if any. */
+function graphIdIn(requestText: string): string | undefined {
+  try {
+    const graphId = (JSON.parse(requestText) as { graph_id?: unknown } | null)?.graph_id;
+    return typeof graphId === 'string' ? graphId : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function safeUrl(text: string): URL | undefined {

@@ -31,7 +31,7 @@ describe('a run against the emulator', () => {
     expect(errors).toEqual([]);
   });
 
-  it('leaves no thread and no deployment behind', async () => {
+  it('leaves no thread, no assistant and no deployment behind', async () => {
     expect(report.cleanup.failures).toEqual([]);
     expect(report.cleanup.deleted).toBe(report.cleanup.created);
     const threads = await emulator.agentServer.fetch(
@@ -42,6 +42,17 @@ describe('a run against the emulator', () => {
       }),
     );
     expect(await threads.json()).toBe(0);
+    // Only the default assistant of the emulator's one graph, which the run did not make.
+    const assistants = await emulator.agentServer.fetch(
+      new Request(`${emulator.agentServer.url}/assistants/search`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      }),
+    );
+    expect(((await assistants.json()) as { metadata: unknown }[]).map((assistant) => assistant.metadata)).toEqual([
+      { created_by: 'system' },
+    ]);
     const deployments = await emulator.controlPlane.fetch(
       new Request(`${emulator.controlPlane.url}/v2/deployments`, { headers: { 'X-Api-Key': emulator.defaultApiKey! } }),
     );

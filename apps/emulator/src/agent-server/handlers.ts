@@ -5,10 +5,13 @@ import type { operations as ClientOperations } from '@agentplane/agent-server';
 import type { HandlerMap } from '../contract/handler-types.js';
 import type { api } from '../generated/agent-server/operations.js';
 import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
+import { assistantHandlers } from './assistant-handlers.js';
+import type { AssistantStore } from './assistant-store.js';
 import { runHandlers } from './run-handlers.js';
 import type { RunEngine } from './runs/run-engine.js';
 import type { RunStore } from './runs/run-store.js';
 import type { GraphRegistry } from './scripted-graph.js';
+import { systemHandlers } from './system-handlers.js';
 import type { ThreadHandlerOptions } from './thread-handlers.js';
 import { threadHandlers } from './thread-handlers.js';
 import type { ThreadStore } from './thread-store.js';
@@ -19,6 +22,8 @@ export type AgentServerHandlers = HandlerMap<typeof api, ServerOperations, Clien
 
 export interface AgentServerParts {
   threads: ThreadStore;
+  /** The assistants, the graphs' default ones included (made at start-up). */
+  assistants: AssistantStore;
   /** The scripted graphs by graph_id (the config's `graphs`, or the default echo graph). */
   graphs: GraphRegistry;
   runs: RunStore;
@@ -32,6 +37,8 @@ export function agentServerHandlers(parts: AgentServerParts, options: AgentServe
   const handlers: AgentServerHandlers = {
     ...threadHandlers(parts.threads, parts.graphs, parts.engine, options),
     ...runHandlers(parts.engine, parts.runs, parts.threads),
+    ...assistantHandlers(parts.assistants, parts.threads, parts.graphs, parts.engine, options),
+    ...systemHandlers(),
   };
   return expiringFirst(handlers, () => parts.threads.purgeExpired(now()));
 }

@@ -12,14 +12,14 @@ export const END = '__end__';
 export const AGENT = 'agent';
 export const TOOLS = 'tools';
 
-/** The nodes, in the order LangGraph lists them, and the edges between them. */
+/** The nodes and the edges between them, each in the order LangGraph's drawing of the graph lists them. */
 export const REACT_AGENT_GRAPH = {
   nodes: [START, AGENT, TOOLS, END],
   edges: [
     { source: START, target: AGENT, conditional: false },
+    { source: TOOLS, target: AGENT, conditional: false },
     { source: AGENT, target: TOOLS, conditional: true },
     { source: AGENT, target: END, conditional: true },
-    { source: TOOLS, target: AGENT, conditional: false },
   ],
 } as const;
 

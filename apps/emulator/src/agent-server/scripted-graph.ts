@@ -8,6 +8,8 @@
 // replies; an entry that raises moves it at once, so a thread is never stuck on an error. Nothing
 // moves a cursor back.
 import type { GraphConfig } from '../config.js';
+import { GraphIdSchema } from '../generated/agent-server/contract.js';
+import { api } from '../generated/agent-server/operations.js';
 import { globToRegExp } from '../shared/glob.js';
 
 type Values = Record<string, unknown>;
@@ -38,20 +40,32 @@ export type GraphDefinition = Omit<GraphConfig, 'replies'> & { replies: (ReplyEn
 export const DEFAULT_GRAPHS: Readonly<Record<string, GraphDefinition>> = { agent: { replies: [{ text: '{{input}}' }] } };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const GRAPH_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+// What a graph ID is, as the spec's GraphId states it.
+const GRAPH_ID = new RegExp(GraphIdSchema.pattern, 'u');
+/** The last segments of the concrete paths under /assistants/ (`search`, `count`): a graph of that ID could not be named there. */
+const ASSISTANT_PATH_WORDS = new Set(
+  Object.values(api.operations).flatMap(({ path }) => /^\/assistants\/([^/{}]+)$/.exec(path)?.slice(1) ?? []),
+);
 
 /**
  * What the config schema cannot say about `graphs`, one readable line per problem (empty when
- * there is none): graph ids fit in a URL and cannot be mistaken for an assistant's UUID; `messages`
- * is not an extra key; each reply does something; `update` writes declared keys only.
+ * there is none): graph ids are the spec's GraphId, which fits in a URL and cannot be mistaken for
+ * an assistant's UUID or for a path under /assistants/; `messages` is not an extra key; each reply
+ * does something; `update` writes declared keys only.
  */
 export function graphConfigProblems(graphs: Readonly<Record<string, GraphDefinition>>): string[] {
   const problems: string[] = [];
   for (const [graphId, graph] of Object.entries(graphs)) {
     const at = `graphs.${graphId}`;
     if (UUID.test(graphId)) problems.push(`${at}: a graph id cannot be a UUID (assistant ids are UUIDs, and either names a graph)`);
-    else if (!GRAPH_ID.test(graphId))
-      problems.push(`${at}: a graph id is 1 to 64 letters, digits, "_", "-" or "." (not starting with "-" or ".")`);
+    else if (ASSISTANT_PATH_WORDS.has(graphId))
+      problems.push(
+        `${at}: a graph id cannot be ${graphId} (/assistants/${graphId} is another operation, so its default assistant could not be named)`,
+      );
+    else if (!GRAPH_ID.test(graphId) || graphId.length > GraphIdSchema.maxLength)
+      problems.push(
+        `${at}: a graph id is ${GraphIdSchema.minLength} to ${GraphIdSchema.maxLength} letters, digits, "_", "-" or "." (not starting with "-" or ".")`,
+      );
     const state = graph.state ?? {};
     if (Object.hasOwn(state, 'messages')) problems.push(`${at}.state.messages: messages is always in the state (default []); remove it`);
     graph.replies.forEach((reply, index) => {

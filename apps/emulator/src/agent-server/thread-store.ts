@@ -507,6 +507,15 @@ export class ThreadStore {
     }
     return found;
   }
+
+  /**
+   * The threads whose metadata holds `key` with a value deep-equal to `value` (an assistant's
+   * `delete_threads`), found through the filter-key index.
+   */
+  idsByMetadata(key: string, value: unknown): string[] {
+    const sql = "SELECT thread_id FROM thread_filter_keys WHERE scope = 'metadata' AND key = ? AND value_hash = ?";
+    return prepared(this.db, this.countStatements, sql, { pluck: true }).all(key, valueHash(value)) as string[];
+  }
 }
 
 /**

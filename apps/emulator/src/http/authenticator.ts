@@ -1,6 +1,8 @@
 // Credential checks driven by each operation's `security` alternatives: the first alternative
 // whose schemes were all presented and all resolve to the same principal wins. `{}` lets an
-// anonymous caller in, unless the API is configured to require credentials.
+// anonymous caller in, unless the API is configured to require credentials. An operation whose
+// `security` is empty (`[]`, as OpenAPI writes "no security") needs none, whatever the API's
+// configuration: a health check (GET /ok) is answered without credentials.
 import type { SecurityRequirement } from '../contract/api-contract.js';
 
 /** The credentials a request presented, keyed by security scheme name. */
@@ -30,7 +32,8 @@ export function createAuthenticator<Principal>(options: {
 }): Authenticator<Principal> {
   return {
     authenticate(security: readonly SecurityRequirement[], credentials: Credentials) {
-      const alternatives = security.length === 0 ? [{}] : security;
+      if (security.length === 0) return { principal: options.anonymous };
+      const alternatives = security;
       let invalid: string | undefined;
       for (const requirement of alternatives) {
         const names = Object.keys(requirement);

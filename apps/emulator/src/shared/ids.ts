@@ -1,7 +1,8 @@
-// Identifiers and timestamps: random v4 UUIDs for records, time-ordered v7 UUIDs for threads and
-// v6 for checkpoints (as LangGraph's checkpointers make them, so that sorting IDs sorts by time),
-// and the canonical lower-case form of any UUID a client sends (`urn:uuid:` prefix and upper case
-// are accepted by the spec's `format: uuid`).
+// Identifiers and timestamps: random v4 UUIDs for records, time-ordered v7 UUIDs for threads, runs and
+// assistants, v6 for checkpoints (as LangGraph makes them, so that sorting IDs sorts by time),
+// name-based v5 UUIDs for the IDs LangGraph derives from a name (a graph's default assistant), and
+// the canonical lower-case form of any UUID a client sends (`urn:uuid:` prefix and upper case are
+// accepted by the spec's `format: uuid`).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 export const newId = (): string => randomUUID();
@@ -36,21 +37,25 @@ export function newThreadId(): string {
 /** Run IDs are UUID v7 as thread IDs are (LangGraph makes them so): a thread's runs list newest first by ID. */
 export const newRunId = (): string => newThreadId();
 
-/**
- * A UUID v5 (RFC 9562 §5.5): the SHA-1 of a namespace UUID and a name. LangGraph derives a graph's
- * default assistant ID this way, so the same graph ID names the same assistant on every server.
- */
-export function uuid5(name: string, namespace: string): string {
-  const bytes = createHash('sha1')
+/** An assistant ID the emulator makes: time-ordered, as the LangGraph servers make them (UUID v7, see newThreadId). */
+export const newAssistantId = (): string => newThreadId();
+
+/** The name-based UUID v5 (RFC 9562 §5.5) of `name` in `namespace`: SHA-1 of the two, version and variant set. */
+export function uuidV5(name: string, namespace: string): string {
+  const digest = createHash('sha1')
     .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
     .update(name, 'utf8')
-    .digest()
-    .subarray(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
+    .digest();
+  digest[6] = (digest[6]! & 0x0f) | 0x50;
+  digest[8] = (digest[8]! & 0x3f) | 0x80;
+  const hex = digest.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a text is a UUID in any form `format: uuid` accepts (with or without `urn:uuid:`, any case). */
+export const isUuid = (value: string): boolean => UUID.test(value.replace(/^urn:uuid:/i, ''));
 
 export function canonicalUuid(value: string): string {
   return value.replace(/^urn:uuid:/i, '').toLowerCase();

@@ -191,6 +191,7 @@ export const MIGRATIONS: readonly string[] = [
     outcome TEXT
   );
   CREATE INDEX runs_by_thread ON runs (thread_id, run_id);
+  CREATE INDEX runs_by_assistant ON runs (assistant_id);
   CREATE INDEX runs_in_flight ON runs (status) WHERE status IN ('pending', 'running');
   ALTER TABLE threads ADD COLUMN reply_cursor INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE threads ADD COLUMN interrupts TEXT;
@@ -203,5 +204,33 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE revisions ADD COLUMN log_context TEXT;
   ALTER TABLE revisions ADD COLUMN image_from TEXT;
+  `,
+  // 10: assistants and their versions (decision E19). A version is the whole configuration of an
+  // assistant as a create or an update made it, and is never changed; the assistant's row holds
+  // which version is current, its times, and, for the default assistant of a configured graph,
+  // that graph's ID (`system_graph_id`), so that start-up can tell the defaults it made from the
+  // assistants clients made. rowid is the creation order: the tie-breaker of every sort. The runs
+  // of an assistant (migration 8, older than this table) are deleted with it by the store.
+  `
+  CREATE TABLE assistants (
+    assistant_id TEXT NOT NULL UNIQUE,
+    version INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    system_graph_id TEXT UNIQUE
+  );
+
+  CREATE TABLE assistant_versions (
+    assistant_id TEXT NOT NULL REFERENCES assistants (assistant_id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    graph_id TEXT NOT NULL,
+    config TEXT NOT NULL,
+    context TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (assistant_id, version)
+  );
   `,
 ];

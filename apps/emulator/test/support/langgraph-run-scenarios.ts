@@ -6,6 +6,7 @@
 // server runs the same scripted graphs) and compares what they observed.
 import type { Client } from '@langchain/langgraph-sdk';
 import type { GraphDefinition } from '../../src/agent-server/scripted-graph.js';
+import type { Scenario } from './langgraph-scenarios.js';
 
 /** The scripted graphs both servers run. */
 export const RUN_GRAPHS: Record<string, GraphDefinition & { replies: Record<string, unknown>[] }> = {
@@ -24,9 +25,6 @@ export const RUN_GRAPHS: Record<string, GraphDefinition & { replies: Record<stri
   // Eight words, 400 ms before each: a run is running for about 3 s, time for a cancel or a second run.
   slow: { replies: [{ text: 'one two three four five six seven eight' }], stream: { chunk: 'word', delay_ms: 400 } },
 };
-
-/** A scenario's view of one server: an SDK client, the server's URL for raw requests, and a tag unique to this run. */
-export type RunScenario = (client: Client, url: string, tag: string) => Promise<unknown>;
 
 const ask = (content: string) => ({ messages: [{ type: 'human', content }] });
 
@@ -85,8 +83,9 @@ async function busy(client: Client, tag: string) {
   return { threadId, first };
 }
 
-export const RUN_SCENARIOS: Record<string, RunScenario> = {
-  'plain reply': async (client, _url, tag) => {
+/** Each a Scenario as the thread scenarios are: the SDK client, a tag unique to this run, the server's URL for raw requests. */
+export const RUN_SCENARIOS: Record<string, Scenario> = {
+  'plain reply': async (client, tag) => {
     const threadId = await newThread(client, tag, 'support');
     const answer = await client.runs.wait(threadId, 'support', { input: ask('hello'), metadata: { customer: 'acme' } });
     return {
@@ -97,13 +96,13 @@ export const RUN_SCENARIOS: Record<string, RunScenario> = {
     };
   },
 
-  'tool call and answer': async (client, _url, tag) => {
+  'tool call and answer': async (client, tag) => {
     const threadId = await newThread(client, tag, 'support');
     const answer = await client.runs.wait(threadId, 'support', { input: ask('where is my order?') });
     return { answer, after: await snapshot(client, threadId), history: await history(client, threadId) };
   },
 
-  'interrupt and resume': async (client, _url, tag) => {
+  'interrupt and resume': async (client, tag) => {
     const threadId = await newThread(client, tag, 'support');
     const paused = await client.runs.wait(threadId, 'support', { input: ask('I want a refund') });
     const whilePaused = await snapshot(client, threadId);
@@ -118,7 +117,7 @@ export const RUN_SCENARIOS: Record<string, RunScenario> = {
     };
   },
 
-  breakpoint: async (client, _url, tag) => {
+  breakpoint: async (client, tag) => {
     const threadId = await newThread(client, tag, 'support');
     const stopped = await client.runs.wait(threadId, 'support', { input: ask('my order?'), interruptBefore: ['tools'] });
     const atBreakpoint = await snapshot(client, threadId);
@@ -126,27 +125,27 @@ export const RUN_SCENARIOS: Record<string, RunScenario> = {
     return { stopped, atBreakpoint, continued, after: await snapshot(client, threadId), history: await history(client, threadId) };
   },
 
-  'scripted error': async (client, _url, tag) => {
+  'scripted error': async (client, tag) => {
     const threadId = await newThread(client, tag, 'support');
     const answer = await client.runs.wait(threadId, 'support', { input: ask('please fail'), raiseError: false });
     return { answer, after: await snapshot(client, threadId), runs: (await client.runs.list(threadId)).map((run) => run.status) };
   },
 
-  'background run joined': async (client, _url, tag) => {
+  'background run joined': async (client, tag) => {
     const threadId = await newThread(client, tag, 'echo');
     const created = await client.runs.create(threadId, 'echo', { input: ask('in the background') });
     const joined = await client.runs.join(threadId, created.run_id);
     return { created, joined, run: await client.runs.get(threadId, created.run_id), after: await snapshot(client, threadId) };
   },
 
-  'two runs on one thread': async (client, _url, tag) => {
+  'two runs on one thread': async (client, tag) => {
     const threadId = await newThread(client, tag, 'support');
     await client.runs.wait(threadId, 'support', { input: ask('hello') });
     const second = await client.runs.wait(threadId, 'support', { input: ask('where is my order?') });
     return { second, history: await history(client, threadId) };
   },
 
-  'regenerate from a checkpoint': async (client, _url, tag) => {
+  'regenerate from a checkpoint': async (client, tag) => {
     const threadId = await newThread(client, tag, 'echo');
     await client.runs.wait(threadId, 'echo', { input: ask('first') });
     const input = (await client.threads.getHistory(threadId)).find((entry) => entry.metadata?.source === 'input')!;
@@ -154,7 +153,7 @@ export const RUN_SCENARIOS: Record<string, RunScenario> = {
     return { regenerated, history: await history(client, threadId) };
   },
 
-  'a plain run after regenerating': async (client, _url, tag) => {
+  'a plain run after regenerating': async (client, tag) => {
     const threadId = await newThread(client, tag, 'echo');
     await client.runs.wait(threadId, 'echo', { input: ask('first') });
     const input = (await client.threads.getHistory(threadId)).find((entry) => entry.metadata?.source === 'input')!;
@@ -163,47 +162,47 @@ export const RUN_SCENARIOS: Record<string, RunScenario> = {
     return { next };
   },
 
-  'cancel with interrupt': async (client, _url, tag) => {
+  'cancel with interrupt': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     await client.runs.cancel(threadId, first.run_id, true, 'interrupt');
     return { run: (await client.runs.get(threadId, first.run_id)).status, after: await snapshot(client, threadId) };
   },
 
-  'cancel with rollback': async (client, _url, tag) => {
+  'cancel with rollback': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     await client.runs.cancel(threadId, first.run_id, true, 'rollback');
     return { run: await attempt(client.runs.get(threadId, first.run_id)), status: (await client.threads.get(threadId)).status };
   },
 
-  'cancel without waiting': async (client, url, tag) => {
+  'cancel without waiting': async (client, tag, url) => {
     const { threadId, first } = await busy(client, tag);
     const response = await fetch(`${url}/threads/${threadId}/runs/${first.run_id}/cancel?wait=0`, { method: 'POST' });
     await ended(client, threadId, first.run_id);
     return { status: response.status };
   },
 
-  'multitask reject': async (client, _url, tag) => {
+  'multitask reject': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     const second = await attempt(client.runs.create(threadId, 'echo', { input: ask('second') }));
     await client.runs.cancel(threadId, first.run_id, true);
     return { second };
   },
 
-  'multitask interrupt': async (client, _url, tag) => {
+  'multitask interrupt': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     const second = await client.runs.create(threadId, 'echo', { input: ask('second'), multitaskStrategy: 'interrupt' });
     const joined = await client.runs.join(threadId, second.run_id);
     return { first: (await client.runs.get(threadId, first.run_id)).status, joined, after: await snapshot(client, threadId) };
   },
 
-  'multitask rollback': async (client, _url, tag) => {
+  'multitask rollback': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     const second = await client.runs.create(threadId, 'echo', { input: ask('second'), multitaskStrategy: 'rollback' });
     const joined = await client.runs.join(threadId, second.run_id);
     return { first: await attempt(client.runs.get(threadId, first.run_id)), joined };
   },
 
-  'multitask enqueue': async (client, _url, tag) => {
+  'multitask enqueue': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     const second = await client.runs.create(threadId, 'echo', { input: ask('second'), multitaskStrategy: 'enqueue' });
     const pending = (await client.runs.get(threadId, second.run_id)).status;
@@ -220,20 +219,20 @@ export const RUN_SCENARIOS: Record<string, RunScenario> = {
     refused: await attempt(client.runs.wait('3b7e9f1a-2c4d-4e6f-8a0b-1c2d3e4f5a6b', 'echo', { input: ask('x') })),
   }),
 
-  'run that creates its thread': async (client, _url, tag) => {
+  'run that creates its thread': async (client, tag) => {
     const threadId = crypto.randomUUID();
     const run = await client.runs.create(threadId, 'echo', { input: ask('x'), ifNotExists: 'create', metadata: { suite: tag } });
     await client.runs.join(threadId, run.run_id);
     return { run, thread: await client.threads.get(threadId) };
   },
 
-  'unknown assistant': async (client, _url, tag) => ({
+  'unknown assistant': async (client, tag) => ({
     refused: await attempt(client.runs.wait(await newThread(client, tag, 'echo'), 'billing', { input: ask('x') })),
   }),
 
   'stateless run': async (client) => ({ answer: await client.runs.wait(null, 'echo', { input: ask('once') }) }),
 
-  'runs listed': async (client, _url, tag) => {
+  'runs listed': async (client, tag) => {
     const threadId = await newThread(client, tag, 'echo');
     for (const word of ['one', 'two', 'three']) await client.runs.wait(threadId, 'echo', { input: ask(word), metadata: { word } });
     const words = (runs: { metadata?: Record<string, unknown> | null }[]) => runs.map((run) => run.metadata?.word);
@@ -243,7 +242,7 @@ export const RUN_SCENARIOS: Record<string, RunScenario> = {
     };
   },
 
-  'join of a run that ended before another': async (client, _url, tag) => {
+  'join of a run that ended before another': async (client, tag) => {
     const threadId = await newThread(client, tag, 'echo');
     const first = await client.runs.create(threadId, 'echo', { input: ask('one') });
     await ended(client, threadId, first.run_id);
@@ -251,26 +250,26 @@ export const RUN_SCENARIOS: Record<string, RunScenario> = {
     return { joined: await client.runs.join(threadId, first.run_id) };
   },
 
-  'delete a running run': async (client, _url, tag) => {
+  'delete a running run': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     const deleted = await attempt(client.runs.delete(threadId, first.run_id));
     await client.runs.cancel(threadId, first.run_id, true).catch(() => undefined);
     return { deleted };
   },
 
-  'cancel many': async (client, _url, tag) => {
+  'cancel many': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     const cancelled = await attempt(client.runs.cancelMany({ threadId, runIds: [first.run_id] }));
     await client.runs.cancel(threadId, first.run_id, true).catch(() => undefined);
     return { cancelled };
   },
 
-  'input and command together': async (client, _url, tag) => {
+  'input and command together': async (client, tag) => {
     const threadId = await newThread(client, tag, 'echo');
     return { answer: await attempt(client.runs.wait(threadId, 'echo', { input: ask('x'), command: { resume: 'y' } })) };
   },
 
-  'wait answer media type': async (_client, url, tag) => {
+  'wait answer media type': async (_client, tag, url) => {
     const thread = await (
       await fetch(`${url}/threads`, {
         method: 'POST',

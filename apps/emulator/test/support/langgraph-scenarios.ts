@@ -1,12 +1,15 @@
-// What app developers do with threads through the LangGraph SDK, as scenarios that run the same on
-// any server of the thread API: each returns what it observed (answers, and relations between
+// What app developers do with threads and assistants through the LangGraph SDK, as scenarios that
+// run the same on any agent server: each returns what it observed (answers, and relations between
 // them that masking would hide, such as "this parent is that checkpoint"), and a failed call
 // becomes `{error: status}`. The differential test runs them against the emulator and the real
 // LangGraph JS server and compares the two observations.
 import type { Client } from '@langchain/langgraph-sdk';
 
-/** A scenario's view of one server: an SDK client, and a tag unique to this run of the scenario. */
-export type Scenario = (client: Client, tag: string) => Promise<unknown>;
+/**
+ * A scenario's view of one server: an SDK client, a tag unique to this run of the scenario, and
+ * the server's URL (for the routes the SDK has no method for: GET /ok and /info).
+ */
+export type Scenario = (client: Client, tag: string, apiUrl: string) => Promise<unknown>;
 
 const human = (content: string, id: string) => ({ type: 'human', content, id });
 
@@ -75,6 +78,28 @@ async function threeThreads(client: Client, tag: string): Promise<string[]> {
 
 /** Which of the three threads (by `i`) a search answered, in its order. */
 const order = (threads: { metadata?: Record<string, unknown> | null }[]) => threads.map((thread) => thread.metadata?.i);
+
+/** Three assistants of the scenario's run, created in this order, with names and metadata to filter and sort by. */
+async function threeAssistants(client: Client, tag: string): Promise<string[]> {
+  const made = [];
+  for (const [name, kind] of [
+    ['Zeta', 'a'],
+    ['alpha', 'b'],
+    ['Beta refunds', 'a'],
+  ] as const) {
+    made.push(await client.assistants.create({ graphId: 'agent', name, metadata: { suite: tag, kind } }));
+  }
+  return made.map((assistant) => assistant.assistant_id);
+}
+
+const names = (assistants: { name: string }[]) => assistants.map((assistant) => assistant.name);
+
+/** What a call answered, or the status it failed with (the SDK throws its HTTP errors). */
+const outcome = (call: Promise<unknown>) =>
+  call.then(
+    (answer) => ({ answer: answer ?? null }),
+    (error: { status?: number }) => ({ failedWith: error.status }),
+  );
 
 export const SCENARIOS: Record<string, Scenario> = {
   // Creating and reading threads
@@ -275,4 +300,145 @@ export const SCENARIOS: Record<string, Scenario> = {
     const trimmed = await client.threads.prune([kept.thread_id], { strategy: 'keep_latest' });
     return { deleted, trimmed, keptHistory: (await client.threads.getHistory(kept.thread_id)).length };
   },
+  // The server
+  ok: async (_client, _tag, apiUrl) => (await fetch(`${apiUrl}/ok`)).json(),
+  info: async (_client, _tag, apiUrl) => (await fetch(`${apiUrl}/info`)).json(),
+
+  // Assistants
+  'default assistant': async (client) => ({
+    defaults: await client.assistants.search({ metadata: { created_by: 'system' } }),
+    byGraphId: await client.assistants.get('agent'),
+    sameByGraphIdAndId:
+      JSON.stringify(await client.assistants.get('agent')) ===
+      JSON.stringify(await client.assistants.get('fe096781-5601-53d2-b2f6-0d3403f7e9ca')),
+    versions: await client.assistants.getVersions('agent'),
+  }),
+  'create assistant': (client, tag) =>
+    client.assistants.create({
+      graphId: 'agent',
+      name: 'Refunds (EU)',
+      description: 'Refund questions of EU customers',
+      config: { tags: ['eu'], recursion_limit: 40, configurable: { model: 'gpt-4o-mini' } },
+      context: { region: 'eu-west-1' },
+      metadata: { suite: tag, team: 'billing' },
+    }),
+  'create assistant with defaults': (client, tag) => client.assistants.create({ graphId: 'agent', metadata: { suite: tag } }),
+  'create assistant with a taken id': async (client, tag) => {
+    const created = await client.assistants.create({ graphId: 'agent', metadata: { suite: tag }, name: 'First' });
+    const again = { graphId: 'agent', assistantId: created.assistant_id, name: 'Second' };
+    return {
+      raise: await outcome(client.assistants.create(again)),
+      doNothing: await client.assistants.create({ ...again, ifExists: 'do_nothing' }),
+    };
+  },
+  'create assistant of an unknown graph': (client, tag) => client.assistants.create({ graphId: 'not-served', metadata: { suite: tag } }),
+  'update assistant': async (client, tag) => {
+    const created = await client.assistants.create({ graphId: 'agent', name: 'One', metadata: { suite: tag, kept: 1 }, context: { n: 1 } });
+    const updated = await client.assistants.update(created.assistant_id, { name: 'Two', metadata: { added: 2 }, config: { tags: ['b'] } });
+    return { updated, read: await client.assistants.get(created.assistant_id) };
+  },
+  'assistant versions': async (client, tag) => {
+    const created = await client.assistants.create({ graphId: 'agent', name: 'v1', metadata: { suite: tag } });
+    await client.assistants.update(created.assistant_id, { name: 'v2', metadata: { reviewed: true } });
+    await client.assistants.update(created.assistant_id, { name: 'v3' });
+    return {
+      all: await client.assistants.getVersions(created.assistant_id),
+      reviewed: names(await client.assistants.getVersions(created.assistant_id, { metadata: { reviewed: true } })),
+      page: names(await client.assistants.getVersions(created.assistant_id, { limit: 1, offset: 1 })),
+    };
+  },
+  'assistant versions, an empty page': async (client, tag) => {
+    const created = await client.assistants.create({ graphId: 'agent', metadata: { suite: tag } });
+    return client.assistants.getVersions(created.assistant_id, { metadata: { reviewed: true } });
+  },
+  'set latest assistant version': async (client, tag) => {
+    const created = await client.assistants.create({
+      graphId: 'agent',
+      name: 'One',
+      description: 'first',
+      context: { n: 1 },
+      metadata: { suite: tag },
+    });
+    await client.assistants.update(created.assistant_id, {
+      name: 'Two',
+      description: 'second',
+      context: { n: 2 },
+      config: { tags: ['two'] },
+    });
+    const back = await client.assistants.setLatest(created.assistant_id, 1);
+    const next = await client.assistants.update(created.assistant_id, { metadata: { after: true } });
+    return { back, next: [next.version, next.name], unknownVersion: await outcome(client.assistants.setLatest(created.assistant_id, 9)) };
+  },
+  'delete assistant': async (client, tag) => {
+    const [doomed, kept] = [
+      await client.assistants.create({ graphId: 'agent', metadata: { suite: tag } }),
+      await client.assistants.create({ graphId: 'agent', metadata: { suite: tag } }),
+    ];
+    const own = await client.threads.create({ metadata: { suite: tag, assistant_id: doomed.assistant_id } });
+    const keptThread = await client.threads.create({ metadata: { suite: tag, assistant_id: kept.assistant_id } });
+    const answer = await client.assistants.delete(doomed.assistant_id, { deleteThreads: true });
+    return {
+      answer: answer ?? null,
+      get: await outcome(client.assistants.get(doomed.assistant_id)),
+      versions: await outcome(client.assistants.getVersions(doomed.assistant_id)),
+      secondDelete: await outcome(client.assistants.delete(doomed.assistant_id)),
+      ownThread: await outcome(client.threads.get(own.thread_id)),
+      otherThread: (await client.threads.get(keptThread.thread_id)).thread_id === keptThread.thread_id,
+      left: (await client.assistants.search({ metadata: { suite: tag } })).length,
+    };
+  },
+  'search assistants': async (client, tag) => {
+    await threeAssistants(client, tag);
+    return {
+      all: names(await client.assistants.search({ metadata: { suite: tag } })),
+      kindA: names(await client.assistants.search({ metadata: { suite: tag, kind: 'a' } })),
+      byGraph: names(await client.assistants.search({ metadata: { suite: tag }, graphId: 'agent' })),
+      byOtherGraph: names(await client.assistants.search({ metadata: { suite: tag }, graphId: 'not-served' })),
+      byName: names(await client.assistants.search({ metadata: { suite: tag }, name: 'ETA' })),
+      page: names(await client.assistants.search({ metadata: { suite: tag }, limit: 1, offset: 1 })),
+    };
+  },
+  'search assistants sorted': async (client, tag) => {
+    await threeAssistants(client, tag);
+    const sorted = async (sortBy: 'name' | 'created_at', sortOrder: 'asc' | 'desc') =>
+      names(await client.assistants.search({ metadata: { suite: tag }, sortBy, sortOrder }));
+    return {
+      createdDesc: await sorted('created_at', 'desc'),
+      createdAsc: await sorted('created_at', 'asc'),
+      nameAsc: await sorted('name', 'asc'),
+    };
+  },
+  'search assistants with pagination': async (client, tag) => {
+    await threeAssistants(client, tag);
+    const page = async (limit: number, offset: number) => {
+      const { assistants, next } = await client.assistants.search({ metadata: { suite: tag }, limit, offset, includePagination: true });
+      return { names: names(assistants), next };
+    };
+    return { first: await page(2, 0), last: await page(2, 2), whole: await page(3, 0) };
+  },
+  'search assistants with select': async (client, tag) => {
+    await threeAssistants(client, tag);
+    return client.assistants.search({ metadata: { suite: tag, kind: 'b' }, select: ['assistant_id', 'name'] });
+  },
+  'count assistants': async (client, tag) => {
+    await threeAssistants(client, tag);
+    return {
+      all: await client.assistants.count({ metadata: { suite: tag } }),
+      kindA: await client.assistants.count({ metadata: { suite: tag, kind: 'a' } }),
+      byGraph: await client.assistants.count({ metadata: { suite: tag }, graphId: 'agent' }),
+      byName: await client.assistants.count({ metadata: { suite: tag }, name: 'eta' }),
+    };
+  },
+  'assistant graph': async (client) => ({
+    plain: await client.assistants.getGraph('agent'),
+    xray: await client.assistants.getGraph('fe096781-5601-53d2-b2f6-0d3403f7e9ca', { xray: true }),
+  }),
+  'assistant schemas': (client) => client.assistants.getSchemas('agent'),
+  'assistant subgraphs': async (client) => ({
+    all: await client.assistants.getSubgraphs('agent'),
+    recursing: await client.assistants.getSubgraphs('agent', { recurse: true }),
+    inNamespace: await client.assistants.getSubgraphs('agent', { namespace: 'researcher' }),
+  }),
+  'get unknown assistant': (client) => client.assistants.get(UNKNOWN_THREAD),
+  'get malformed assistant id': (client) => client.assistants.get('not an assistant!'),
 };

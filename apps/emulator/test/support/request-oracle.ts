@@ -1,8 +1,9 @@
 // What the spec says a valid request must be answered with, given what the emulator holds: a
-// model of the records (threads and their checkpoints, deployments and their revisions, the
-// configured providers and pools) and of every rule the spec states beyond its schemas. A
-// schema-valid request is accepted unless a record it names is missing (404), its thread ID is
-// taken (409) or it breaks a stated rule (422). Each stated rule names the 422 example of its
+// model of the records (threads and their checkpoints, assistants and their versions, the graphs
+// served, deployments and their revisions, the configured providers and pools) and of every rule
+// the spec states beyond its schemas. A schema-valid request is accepted unless a record it names
+// is missing (404: a thread, an assistant or one of its versions, a graph the deployment does not
+// serve), its thread or assistant ID is taken (409) or it breaks a stated rule (422). Each stated rule names the 422 example of its
 // operation that documents it: a rule the spec does not document cannot be predicted here, so a
 // refusal by it fails the test as a refusal by an unstated rule.
 import type { ListedOperation } from '@agentplane/openapi-toolkit';
@@ -35,13 +36,22 @@ interface DeploymentRecord {
   revisions: Set<string>;
 }
 
-/** A run the model knows: its thread, and whether it has not ended (pending until a time no test reaches). */
+/** A run the model knows: its thread, its assistant, and whether it has not ended (pending until a time no test reaches). */
 interface RunRecord {
   threadId: string;
+  assistantId: string;
   inFlight: boolean;
 }
 
+interface AssistantRecord {
+  /** The graph of its current version. */
+  graphId: string;
+  /** Each version's graph, by version number. */
+  versions: Map<number, string>;
+}
+
 const canonical = (id: string) => id.replace(/^urn:uuid:/i, '').toLowerCase();
+const UUID = /^(urn:uuid:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The operations that create runs, on a thread or stateless. */
 export const RUN_CREATES = new Set(['createRun', 'waitRun', 'createStatelessRun', 'waitStatelessRun', 'createRunBatch']);
@@ -54,15 +64,22 @@ export class RecordModel {
   readonly deployments = new Map<string, DeploymentRecord>();
   readonly providers = new Set<string>();
   readonly pools = new Set<string>();
-  /** What names an assistant a run may use: graph IDs and assistant IDs. */
-  readonly assistants = new Set<string>();
+  /** Assistant ID → its record; the graphs' default assistants included. */
+  readonly assistants = new Map<string, AssistantRecord>();
+  /** The graphs the deployment serves, each with its default assistant's ID. */
+  readonly graphs = new Map<string, string>();
   readonly runs = new Map<string, RunRecord>();
+  /** Thread ID → the assistant its metadata names (the last run started on it while idle). */
+  private readonly threadAssistants = new Map<string, string>();
   private readonly resourceDefaults = SPECS['control-plane'].spec.components.schemas.DeploymentType['x-resource-defaults'];
 
   predict(request: ParsedRequest): Prediction {
     const { operation, path, query, body } = request;
     const thread = path.thread_id === undefined ? undefined : this.threads.get(canonical(path.thread_id));
     const deployment = path.deployment_id === undefined ? undefined : this.deployments.get(canonical(path.deployment_id));
+    const assistant = path.assistant_id === undefined ? undefined : this.assistants.get(this.assistantIdOf(path.assistant_id) ?? '');
+    // The operations that need the assistant's graph: it must still be served.
+    const withGraph = assistant !== undefined && this.graphs.has(assistant.graphId);
     switch (operation.operationId) {
       case 'createThread': {
         const taken = body?.thread_id !== undefined && this.threads.has(canonical(body.thread_id));
@@ -72,7 +89,30 @@ export class RecordModel {
       case 'countThreads':
       case 'pruneThreads':
       case 'listDeployments':
+      case 'searchAssistants':
+      case 'countAssistants':
+      case 'getHealth':
+      case 'getServerInfo':
         return { status: 200 };
+      case 'createAssistant': {
+        if (!this.graphs.has(body.graph_id)) return { status: 404 };
+        const taken = body.assistant_id !== undefined && this.assistants.has(canonical(body.assistant_id));
+        return { status: taken && body.if_exists !== 'do_nothing' ? 409 : 200 };
+      }
+      case 'getAssistant':
+      case 'listAssistantVersions':
+        return { status: assistant ? 200 : 404 };
+      case 'updateAssistant':
+        return { status: assistant && (body.graph_id === undefined || this.graphs.has(body.graph_id)) ? 200 : 404 };
+      case 'deleteAssistant':
+        return { status: assistant ? 204 : 404 };
+      case 'setLatestAssistantVersion':
+        return { status: assistant?.versions.has(body.version) ? 200 : 404 };
+      case 'getAssistantGraph':
+      case 'getAssistantSchemas':
+      case 'getAssistantSubgraphs':
+      case 'getAssistantSubgraphsInNamespace':
+        return { status: withGraph ? 200 : 404 };
       case 'getThread':
       case 'getThreadState':
       case 'copyThread':
@@ -93,7 +133,7 @@ export class RecordModel {
       }
       case 'createRun':
       case 'waitRun': {
-        if (!this.knowsAssistant(body.assistant_id)) return { status: 404 };
+        if (!this.runnableAssistant(body.assistant_id)) return { status: 404 };
         if (!thread && body.if_not_exists !== 'create') return { status: 404 };
         const target = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
         if (target !== undefined && !thread?.has(canonical(target))) return { status: 404 };
@@ -103,10 +143,10 @@ export class RecordModel {
       // A stateless run's thread is new: it has no checkpoint to run from.
       case 'createStatelessRun':
       case 'waitStatelessRun':
-        return { status: this.knowsAssistant(body.assistant_id) && checkpointOf(body) === undefined ? 200 : 404 };
+        return { status: this.runnableAssistant(body.assistant_id) && checkpointOf(body) === undefined ? 200 : 404 };
       case 'createRunBatch':
         return {
-          status: body.every((item: any) => this.knowsAssistant(item.assistant_id) && checkpointOf(item) === undefined) ? 200 : 404,
+          status: body.every((item: any) => this.runnableAssistant(item.assistant_id) && checkpointOf(item) === undefined) ? 200 : 404,
         };
       case 'listRuns':
         return { status: thread ? 200 : 404 };
@@ -235,7 +275,44 @@ export class RecordModel {
       case 'deleteDeployment':
         this.deployments.delete(canonical(path.deployment_id!));
         break;
+      case 'createAssistant':
+        if (!this.assistants.has(answer.assistant_id))
+          this.assistants.set(answer.assistant_id, { graphId: answer.graph_id, versions: new Map([[1, answer.graph_id]]) });
+        break;
+      case 'updateAssistant': {
+        const record = this.assistants.get(answer.assistant_id)!;
+        record.graphId = answer.graph_id;
+        record.versions.set(answer.version, answer.graph_id);
+        break;
+      }
+      case 'setLatestAssistantVersion': {
+        const record = this.assistants.get(answer.assistant_id)!;
+        record.graphId = record.versions.get(answer.version)!;
+        break;
+      }
+      // Its runs go with it; delete_threads deletes the threads whose metadata.assistant_id is the
+      // assistant's: those its runs were the last to start on (a generated metadata value never
+      // holds an assistant's ID).
+      case 'deleteAssistant': {
+        const assistantId = this.assistantIdOf(path.assistant_id!)!;
+        this.assistants.delete(assistantId);
+        for (const [runId, run] of this.runs) if (run.assistantId === assistantId) this.runs.delete(runId);
+        if (request.query?.delete_threads === true)
+          for (const [threadId, ofAssistant] of this.threadAssistants) if (ofAssistant === assistantId) this.forget(threadId);
+        break;
+      }
     }
+  }
+
+  /** A graph the deployment serves, with the ID of its default assistant (made at start-up). */
+  serveGraph(graphId: string, defaultAssistantId: string): void {
+    this.graphs.set(graphId, defaultAssistantId);
+    this.assistants.set(defaultAssistantId, { graphId, versions: new Map([[1, graphId]]) });
+  }
+
+  /** The assistant ID a path names: a UUID, or a served graph's ID naming its default assistant. */
+  private assistantIdOf(named: string): string | undefined {
+    return UUID.test(named) ? canonical(named) : this.graphs.get(named);
   }
 
   private hasState(threadId: string): boolean {
@@ -245,6 +322,7 @@ export class RecordModel {
   private forget(threadId: string): void {
     this.threads.delete(threadId);
     this.threadsWithState.delete(threadId);
+    this.threadAssistants.delete(threadId);
     for (const [runId, run] of this.runs) if (run.threadId === threadId) this.runs.delete(runId);
   }
 
@@ -254,8 +332,11 @@ export class RecordModel {
     return false;
   }
 
-  private knowsAssistant(name: string): boolean {
-    return this.assistants.has(name) || this.assistants.has(name.toLowerCase());
+  /** The assistant a run names (by its ID, or a served graph's ID), when it exists and its graph is served. */
+  private runnableAssistant(name: string): string | undefined {
+    const assistantId = this.assistantIdOf(name);
+    const assistant = assistantId === undefined ? undefined : this.assistants.get(assistantId);
+    return assistant && this.graphs.has(assistant.graphId) ? assistantId : undefined;
   }
 
   /** The run a path names, when it is on the path's thread. */
@@ -281,7 +362,10 @@ export class RecordModel {
     const inFlight = (body.after_seconds ?? 0) > 0 || (busy && strategy === 'enqueue');
     const writes = (body.input != null && !body.command) || body.command?.update != null || body.command?.goto !== undefined;
     if (!inFlight && writes) this.threadsWithState.add(threadId);
-    if (runId) this.runs.set(runId, { threadId, inFlight });
+    const assistantId = this.runnableAssistant(body.assistant_id)!;
+    // The thread's metadata.assistant_id becomes the run's, unless a run was in flight on it.
+    if (!busy) this.threadAssistants.set(threadId, assistantId);
+    if (runId) this.runs.set(runId, { threadId, assistantId, inFlight });
   }
 
   /** Runs cancelled: `interrupt` ends them, `rollback` deletes them. */

@@ -1,8 +1,9 @@
 // What the agent server checks share: the typed client (through the recording fetch), the
-// run's tag, and the threads the run created. Every thread carries the tag in its metadata, every
-// search and count filters on it, and the runner deletes every live thread at the end: a run
-// reads, changes and deletes nothing but its own threads.
-import type { AgentServerClient, Superstep, Thread, ThreadCreate, ThreadState } from '@agentplane/agent-server';
+// run's tag, and the threads and assistants the run created. Every thread and assistant carries
+// the tag in its metadata, every search and count filters on it, and the runner deletes every live
+// one at the end: a run reads, changes and deletes nothing but its own threads and assistants.
+import { createHash } from 'node:crypto';
+import type { AgentServerClient, Assistant, AssistantCreate, Superstep, Thread, ThreadCreate, ThreadState } from '@agentplane/agent-server';
 import type { Verify } from '../verify.js';
 
 /** The metadata key that marks a run's threads; its value is the run's id. */
@@ -84,17 +85,41 @@ export function messageSummary(values: unknown): unknown {
 export const UNKNOWN_THREAD = '3b7e9f1a-2c4d-4e6f-8a0b-1c2d3e4f5a6b';
 export const UNKNOWN_CHECKPOINT = '1f0a0000-0000-6000-8000-000000000000';
 
+/** The namespace of the UUID v5 a LangGraph server derives a graph's default assistant ID from. */
+export const DEFAULT_ASSISTANT_NAMESPACE = '6ba7b821-9dad-11d1-80b4-00c04fd430c8';
+
+/** The ID of a graph's default assistant: the UUID v5 of the graph ID (RFC 9562 §5.5), as LangGraph derives it. */
+export function defaultAssistantId(graphId: string): string {
+  const digest = createHash('sha1')
+    .update(Buffer.from(DEFAULT_ASSISTANT_NAMESPACE.replaceAll('-', ''), 'hex'))
+    .update(graphId)
+    .digest();
+  digest[6] = (digest[6]! & 0x0f) | 0x50;
+  digest[8] = (digest[8]! & 0x3f) | 0x80;
+  const hex = digest.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export class AgentServerSession {
   /** Threads this run created and has not deleted. */
   readonly live = new Set<string>();
+  /** Assistants this run created and has not deleted. */
+  readonly liveAssistants = new Set<string>();
   created = 0;
-  /** Threads of the run its checks deleted (delete, prune). */
+  /** Threads and assistants of the run its checks deleted (delete, prune). */
   removed = 0;
+  /** The graph the run's assistants are of, once known (see assistantGraph). */
+  private graphOfAssistants: string | undefined;
+
+  /** A graph the server is known to serve: the run's, once known. */
+  get knownGraph(): string | undefined {
+    return this.graphOfAssistants;
+  }
 
   constructor(
     readonly client: AgentServerClient,
     readonly runId: string,
-    /** metadata.graph_id for the run's threads: servers that run graphs need it to write state. */
+    /** The graph of the run: metadata.graph_id of its threads (servers that run graphs need it to write state), and of its assistants. */
     readonly graphId: string | undefined,
   ) {}
 
@@ -150,6 +175,72 @@ export class AgentServerSession {
   count(body: Record<string, unknown>) {
     const metadata = { ...this.tag, ...(body.metadata as Record<string, unknown> | undefined) };
     return answer(this.client.POST('/threads/count', { body: { ...body, metadata } as never }));
+  }
+
+  /**
+   * The graph the run's assistants are of: `--graph-id`, or else the graph of the first default
+   * assistant the server lists (a server makes one per graph). A server with neither stops the check.
+   */
+  async assistantGraph(verify: Verify): Promise<string> {
+    if (!this.graphOfAssistants && this.graphId) this.graphOfAssistants = this.graphId;
+    if (!this.graphOfAssistants) {
+      const found = await answer(this.client.POST('/assistants/search', { body: { metadata: { created_by: 'system' }, limit: 1 } }));
+      this.graphOfAssistants = found.data?.[0]?.graph_id;
+      if (!this.graphOfAssistants)
+        verify.stop(`no graph to make assistants of: searchAssistants found no default assistant (${found.status}); pass --graph-id`);
+    }
+    return this.graphOfAssistants;
+  }
+
+  /** Creates an assistant of this run (its metadata tagged), of the run's graph unless `body` names one; a failure stops the check. */
+  async createAssistant(verify: Verify, body: Partial<AssistantCreate> = {}): Promise<Assistant> {
+    const graphId = body.graph_id ?? (await this.assistantGraph(verify));
+    const created = await answer(
+      this.client.POST('/assistants', { body: { ...body, graph_id: graphId, metadata: { ...this.tag, ...body.metadata } } }),
+    );
+    if (created.data) this.trackAssistant(created.data.assistant_id);
+    if (created.status !== 200 || !created.data) verify.stop(`createAssistant answered ${created.status}: ${short(created.error)}`);
+    return created.data;
+  }
+
+  trackAssistant(assistantId: string): void {
+    if (!this.liveAssistants.has(assistantId)) this.created++;
+    this.liveAssistants.add(assistantId);
+  }
+
+  /** An assistant of the run a check deleted. */
+  forgetAssistant(assistantId: string): void {
+    if (this.liveAssistants.delete(assistantId)) this.removed++;
+  }
+
+  /** Search among this run's assistants only (the tag is always part of the metadata filter). */
+  searchAssistants(body: Record<string, unknown>) {
+    const metadata = { ...this.tag, ...(body.metadata as Record<string, unknown> | undefined) };
+    return answer(this.client.POST('/assistants/search', { body: { ...body, metadata } as never }));
+  }
+
+  countAssistants(body: Record<string, unknown>) {
+    const metadata = { ...this.tag, ...(body.metadata as Record<string, unknown> | undefined) };
+    return answer(this.client.POST('/assistants/count', { body: { ...body, metadata } as never }));
+  }
+}
+
+/**
+ * Each call must answer 404 with a `{detail: "<sentence>"}` body. The detail's type is the
+ * expectation marked `differs`: where the LangGraph JS server answers plain text, that is the
+ * declared `error-detail-body` difference, and a status other than 404 stays a failure of its own.
+ */
+export async function expectNotFound(
+  verify: Verify,
+  calls: readonly (readonly [operation: string, call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>])[],
+): Promise<void> {
+  for (const [operation, call] of calls) {
+    const got = await answer<unknown>(call());
+    verify.equal(got.status, 404, `${operation}: status`);
+    if (got.status === 404)
+      verify.equal(typeof (got.error as { detail?: unknown } | undefined)?.detail, 'string', `${operation}: type of detail`, {
+        differs: true,
+      });
   }
 }
 

@@ -1,16 +1,19 @@
 // Layer (b) for the agent server: behaviour a schema cannot express, as stateful scenarios on the
-// run's own threads. Each check names the rule it enforces (the operation and field, or the
-// decision record entry, docs/decisions.md) and, where the spec declares the LangGraph JS server
-// deliberately differs on that rule, the id of that difference.
+// run's own threads (and, in agent-server-assistants.ts, its own assistants). Each check names the
+// rule it enforces (the operation and field, or the decision record entry, docs/decisions.md)
+// and, where the spec declares the LangGraph JS server deliberately differs on that rule, the id
+// of that difference.
 import type { Thread, ThreadState } from '@agentplane/agent-server';
 import type { Verify } from '../verify.js';
 import { canonical } from '../verify.js';
+import { ASSISTANT_CHECKS } from './agent-server-assistants.js';
 import type { AgentServerSession } from './agent-server-session.js';
 import {
   answer,
   CONVERSATION,
   CONVERSATION_MESSAGES,
   checkpointIdOf,
+  expectNotFound,
   messageSummary,
   parentIdOf,
   short,
@@ -642,20 +645,13 @@ export const AGENT_SERVER_CHECKS: Check[] = [
     differenceIn: 'marked findings',
     async run(s, v) {
       const p = path(UNKNOWN_THREAD);
-      for (const [operation, call] of [
+      await expectNotFound(v, [
         ['getThread', () => s.client.GET('/threads/{thread_id}', p)],
         ['getThreadState', () => s.client.GET('/threads/{thread_id}/state', p)],
         ['getThreadHistory', () => s.client.POST('/threads/{thread_id}/history', { ...p, body: {} })],
         ['updateThread', () => s.client.PATCH('/threads/{thread_id}', { ...p, body: { metadata: {} } })],
         ['deleteThread', () => s.client.DELETE('/threads/{thread_id}', p)],
-      ] as const) {
-        const got = await answer<unknown>(call());
-        v.equal(got.status, 404, `${operation}: status`);
-        if (got.status === 404)
-          v.equal(typeof (got.error as { detail?: unknown } | undefined)?.detail, 'string', `${operation}: type of detail`, {
-            differs: true,
-          });
-      }
+      ]);
     },
   }),
   check({
@@ -719,4 +715,6 @@ export const AGENT_SERVER_CHECKS: Check[] = [
       v.equal([same.status, same.data?.metadata?.first], [200, true], 'if_exists do_nothing: status and the metadata kept');
     },
   }),
+  // Assistants and the system routes (agent-server-assistants.ts).
+  ...ASSISTANT_CHECKS,
 ];

@@ -94,6 +94,8 @@ export class RunEngine {
         404,
         `No assistant found for "${body.assistant_id}". Make sure the assistant ID is for a valid assistant or a valid graph ID.`,
       );
+    // An assistant of a graph the emulator no longer serves (a restart with fewer graphs) runs nothing.
+    if (!this.parts.graphs.get(assistant.graph_id)) throw new HttpError(404, `Graph "${assistant.graph_id}" not found.`);
     const run = runs.transaction(() => {
       const now = this.nowIso();
       const stateless = threadId === null;
@@ -232,6 +234,19 @@ export class RunEngine {
       for (const threadId of touched) this.settleThread(threadId, 'cancelled');
     });
     for (const threadId of touched) queueMicrotask(() => this.kick(threadId));
+  }
+
+  /**
+   * An assistant is being deleted (inside a transaction): its runs in flight end `interrupted`,
+   * keeping what they wrote, and then every run of it is deleted, as LangGraph deletes them.
+   */
+  forgetAssistant(assistantId: string): void {
+    const inFlight = this.parts.runs.inFlight().filter((run) => run.assistant_id === assistantId);
+    this.cancelRuns(
+      inFlight.map((run) => run.run_id),
+      'interrupt',
+    );
+    this.parts.runs.deleteOfAssistant(assistantId);
   }
 
   /** Deletes an ended run and the checkpoints it wrote (inside a transaction); false when it is in flight. */
