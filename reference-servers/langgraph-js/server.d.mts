@@ -13,6 +13,9 @@ export interface LangGraphServer {
   stop(): Promise<void>;
 }
 
+/** This folder's `agent` graph (src/graph.js) as a `rawGraphs` entry, to serve it beside scripted graphs. */
+export const REFERENCE_AGENT_GRAPH: string;
+
 export function ensureInstalled(options?: { log?: (line: string) => void }): Promise<void>;
 
 /** A scripted graph: the emulator's `graphs.<graph_id>` config (see src/scripted.js). */
@@ -39,7 +42,7 @@ export function startLangGraphServer(options: {
   port: number;
   /** Scripted graphs by graph id; without it, the one `agent` graph of src/graph.js. */
   graphs?: Record<string, ScriptedGraphConfig>;
-  /** More graphs by langgraph.json spec (`path/to/module.js:export`), such as a prebuilt to compare with. */
+  /** More graphs by langgraph.json spec (`path/to/module.js:export`, relative to the project or absolute), such as a prebuilt to compare with. */
   rawGraphs?: Record<string, string>;
   timeoutMs?: number;
   log?: (line: string) => void;

@@ -65,8 +65,18 @@ export async function ensureInstalled({ log = () => {} } = {}) {
  * factory of src/scripted.js with its config, so that the server registers it under its id.
  * `rawGraphs` adds graphs by langgraph.json spec (`path:export`), such as the real prebuilt.
  */
-function writeGraphs(project, graphs, rawGraphs, normaliseScript) {
+/** This folder's `agent` graph (src/graph.js) as a `rawGraphs` entry, to serve it beside scripted graphs. */
+export const REFERENCE_AGENT_GRAPH = `${path.join(here, 'src/graph.js')}:graph`;
+
+function writeGraphs(project, graphs, givenRawGraphs, normaliseScript) {
   const spec = (file, symbol) => `./${path.relative(project, file)}:${symbol}`;
+  // An absolute module path is made relative to the project folder, as langgraph.json wants it.
+  const rawGraphs = Object.fromEntries(
+    Object.entries(givenRawGraphs).map(([graphId, given]) => {
+      const at = given.lastIndexOf(':');
+      return [graphId, path.isAbsolute(given) && at > 0 ? spec(given.slice(0, at), given.slice(at + 1)) : given];
+    }),
+  );
   if (graphs == null) return { agent: spec(path.join(here, 'src/graph.js'), 'graph'), ...rawGraphs };
   const scripted = pathToFileURL(path.join(here, 'src/scripted.js')).href;
   // The server resolves @langchain/langgraph from its first graph file (a loader hook, so that graphs

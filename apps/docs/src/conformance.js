@@ -4,7 +4,7 @@
 // run, made at build time against the emulator in process. The run's id and duration are masked,
 // so that two builds of the same sources give the same page.
 
-import { RUN_TAG, runConformance, summaryTable } from '@agentplane/conformance';
+import { CONFORMANCE_GRAPH, CONFORMANCE_GRAPH_ID, RUN_TAG, runConformance, summaryTable } from '@agentplane/conformance';
 import { createEmulator } from '@agentplane/emulator';
 import { escapeHtml } from './guide.js';
 
@@ -17,10 +17,21 @@ export const CONFORMANCE_PAGE = 'conformance.html';
  */
 export async function sampleConformanceReport() {
   const errors = /** @type {string[]} */ ([]);
-  const emulator = createEmulator({ revisionStepMs: 5, onError: (message) => errors.push(message) });
+  // The emulator's echo graph and the conformance script, so that every run check runs.
+  const emulator = createEmulator({
+    revisionStepMs: 5,
+    graphs: { agent: { replies: [{ text: '{{input}}' }] }, [CONFORMANCE_GRAPH_ID]: CONFORMANCE_GRAPH },
+    onError: (message) => errors.push(message),
+  });
   try {
     const report = await runConformance({
-      agentServer: { url: emulator.agentServer.url, fetch: emulator.agentServer.fetch },
+      agentServer: {
+        url: emulator.agentServer.url,
+        fetch: emulator.agentServer.fetch,
+        graphId: 'agent',
+        allowRuns: true,
+        scriptedGraphId: CONFORMANCE_GRAPH_ID,
+      },
       controlPlane: {
         url: emulator.controlPlane.url,
         apiKey: /** @type {string} */ (emulator.defaultApiKey),

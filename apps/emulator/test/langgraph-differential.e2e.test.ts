@@ -127,6 +127,7 @@ const DIFFERENCES: Record<string, Place[]> = {
     { scenario: 'runs listed', path: '$.all[*]' },
     { scenario: 'runs listed', path: '$.page' },
   ],
+  'join-unknown-run-404': ['$.joined.answer', '$.joined.failedWith'].map((path) => ({ scenario: 'join of an unknown run', path })),
   'delete-active-run': ['$.deleted.answer', '$.deleted.failedWith'].map((path) => ({ scenario: 'delete a running run', path })),
   'cancel-many-served': ['$.cancelled.answer', '$.cancelled.failedWith'].map((path) => ({ scenario: 'cancel many', path })),
   'run-input-and-command': ['$.answer.answer', '$.answer.failedWith'].map((path) => ({ scenario: 'input and command together', path })),

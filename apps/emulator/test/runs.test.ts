@@ -52,7 +52,7 @@ const KEEP = 'keep' as never;
 const ask = (content: string) => ({ messages: [{ type: 'human', content }] });
 type Values = Record<string, unknown> & { messages?: Record<string, unknown>[] };
 const texts = (values: unknown) => ((values as Values).messages ?? []).map((m) => `${m.type}: ${m.content}`);
-const newThread = async (graphId = 'support') => (await client.threads.create({ metadata: { graph_id: graphId } })).thread_id;
+const newThread = async (graphId = 'support') => (await client.threads.create({ graphId })).thread_id;
 
 /** The SDK's HTTP error status of a call that must fail. */
 async function failure(promise: Promise<unknown>): Promise<number> {
@@ -136,6 +136,17 @@ describe('a conversation', () => {
     await client.assistants.delete(second.assistant_id, { deleteThreads: true });
     expect(await failure(client.threads.get(ranOn))).toBe(404);
     expect((await client.threads.get(ended)).status).toBe('idle');
+  });
+
+  it('creates a thread of a configured graph with no values: nothing wrote its channels yet', async () => {
+    const thread = await client.threads.create({ graphId: 'support' });
+    expect([thread.metadata, thread.values]).toEqual([{ graph_id: 'support' }, {}]);
+    const stepped = await client.threads.create({
+      graphId: 'support',
+      supersteps: [{ updates: [{ asNode: '__input__', values: { messages: [{ type: 'human', content: 'hi' }] } }] }],
+    });
+    // An input checkpoint holds the graph's defaults, as LangGraph's does.
+    expect((await client.threads.getHistory(stepped.thread_id)).at(-1)!.values).toEqual({ messages: [], topic: null });
   });
 
   it('accepts a graph ID or its default assistant ID, and refuses others', async () => {

@@ -78,6 +78,15 @@ export const FLAGS = {
     value: 'id',
     help: 'The graph the run uses: metadata.graph_id of the threads it creates (servers that run graphs need it to write state) and the graph of the assistants it creates (default: that of the first default assistant the server lists).',
   },
+  'allow-runs': {
+    type: 'boolean',
+    help: "Also check runs: run the agent server's graph (--graph-id, or the graph of its first default assistant) on the run's threads. A run executes the graph: its model calls cost, and its tools act.",
+  },
+  'scripted-graph-id': {
+    type: 'string',
+    value: 'id',
+    help: 'A graph of the agent server that runs the conformance script (a scripted graph; see the conformance README): the run checks of tool calls, failures and interrupts run on it, and the other run checks too unless --allow-runs.',
+  },
   'allow-writes': {
     type: 'boolean',
     help: 'Also check what needs writes on the control plane: create deployments of the run (five, deleted at the end), redeploy and rebuild their revisions. Deployments cost money.',

@@ -56,6 +56,30 @@ describe('agentplane conformance', () => {
     expect(report.results.map((r) => r.id)).not.toContain('deployments:first-revision');
   });
 
+  it("runs the run checks with --allow-runs on the emulator's graph, skips them without, and refuses the run flags without --agent-server", async () => {
+    const allowed = await cli('conformance', '--agent-server', emulator.agentServer.url, '--only', 'runs', '--allow-runs', '--json');
+    const results = (JSON.parse(allowed.stdout) as { results: { id: string; verdict: string }[] }).results;
+    expect(allowed.code).toBe(0);
+    expect(results.find((r) => r.id === 'runs:wait')?.verdict).toBe('pass');
+    // The emulator's default graph is an echo: the checks that need the conformance script are skipped.
+    expect(results.find((r) => r.id === 'runs:tool-call')?.verdict).toBe('skipped');
+    const without = await cli('conformance', '--agent-server', emulator.agentServer.url, '--only', 'runs:wait');
+    expect(without.code).toBe(0);
+    expect(without.stdout).toMatch(/runs:wait\s+skipped/);
+    for (const flags of [['--allow-runs'], ['--scripted-graph-id', 'agentplane-conformance']]) {
+      const refused = await cli(
+        'conformance',
+        '--control-plane',
+        emulator.controlPlane.url,
+        '--api-key',
+        emulator.defaultApiKey!,
+        ...flags,
+      );
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain('--allow-runs and --scripted-graph-id apply to --agent-server only');
+    }
+  });
+
   it('is a usage error (exit 3) without a server, with a selector that names nothing, or one that calls nothing', async () => {
     expect((await cli('conformance')).code).toBe(3);
     const unknown = await cli('conformance', '--agent-server', emulator.agentServer.url, '--only', 'getThreads');

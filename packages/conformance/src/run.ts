@@ -18,7 +18,7 @@ import type { ApiName, CheckResult, ConformanceReport, Finding, RateLimitWait, V
 import type { Selectable, Selection } from './select.js';
 import { ConformanceUsageError, checkSelectors, isSelected } from './select.js';
 import { differenceNear, operationsOf, specOf } from './spec.js';
-import { CheckStopped, Verify } from './verify.js';
+import { CheckSkipped, CheckStopped, Verify } from './verify.js';
 
 export interface ConformanceOptions {
   /** The agent server to check (its deployment URL). */
@@ -32,6 +32,18 @@ export interface ConformanceOptions {
      * assistant the server lists).
      */
     graphId?: string;
+    /**
+     * Run graphs: the run checks create runs of the run's graph (`graphId`, else the graph of the
+     * server's first default assistant). A run executes the graph: its model calls cost, and its
+     * tools act. Without it (and without `scriptedGraphId`) the run checks are skipped.
+     */
+    allowRuns?: boolean;
+    /**
+     * A graph of the server that runs the conformance script (CONFORMANCE_GRAPH): the run checks
+     * of tool calls, failures and interrupts run on it, and the other run checks too unless
+     * `allowRuns` (a scripted graph has no cost and no effect, so naming one allows running it).
+     */
+    scriptedGraphId?: string;
     fetch?: Fetch;
   };
   /** The control plane to check (its root URL, without /v2). */
@@ -143,10 +155,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const values = Object.values(route.params);
       if (api === 'control-plane') return values.every((value) => (session as ControlPlaneSession).live.has(value));
       const agent = session as AgentServerSession;
-      const graphId = graphIdIn(requestText);
+      const { graphId, assistantIds } = namedIn(requestText);
       return (
         values.every((value) => agent.live.has(value) || agent.liveAssistants.has(value)) &&
-        (graphId === undefined || graphId === agent.knownGraph)
+        (graphId === undefined || graphId === agent.knownGraph) &&
+        // A run names its assistant by ID or by graph: a 404 for one the run does not know is that assistant's.
+        assistantIds.every((id) => agent.liveAssistants.has(id) || agent.servesGraph(id))
       );
     };
     const recorder = new Recorder({
@@ -179,7 +193,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           retry: false,
           headers,
         });
-      session = new AgentServerSession(client(recorder.fetch), runId, options.graphId);
+      session = new AgentServerSession(client(recorder.fetch), runId, options.graphId, {
+        allowRuns: options.allowRuns === true,
+        scriptedGraphId: options.scriptedGraphId,
+      });
       await runChecks(api, behaviour(api), session, recorder, selection, signal, report);
       const s = session;
       const cleanClient = client(cleaner.fetch);
@@ -278,6 +295,17 @@ async function runChecks<S>(
     } catch (error) {
       if (error instanceof NotServedError) {
         report(notServed(base, api, error.operationId, Date.now() - started));
+        continue;
+      }
+      if (error instanceof CheckSkipped && verify.findings.length === 0) {
+        report({
+          ...base,
+          verdict: 'skipped',
+          findings: [],
+          langGraphDifferences: [],
+          note: error.message,
+          durationMs: Date.now() - started,
+        });
         continue;
       }
       if (signal.aborted) {
@@ -394,14 +422,23 @@ function abortable(fetch: Fetch, signal: AbortSignal): Fetch {
   };
 }
 
-/** The `graph_id` a request body names, if any. */
-function graphIdIn(requestText: string): string | undefined {
+/** The `graph_id` a request body names, and the `assistant_id`s (a batch names one per item). */
+function namedIn(requestText: string): { graphId: string | undefined; assistantIds: string[] } {
+  let parsed: unknown;
   try {
-    const graphId = (JSON.parse(requestText) as { graph_id?: unknown } | null)?.graph_id;
-    return typeof graphId === 'string' ? graphId : undefined;
+    parsed = JSON.parse(requestText);
   } catch {
-    return undefined;
+    return { graphId: undefined, assistantIds: [] };
   }
+  const field = (item: unknown, name: string) => {
+    const value = (item as Record<string, unknown> | null)?.[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const items = Array.isArray(parsed) ? parsed : [parsed];
+  return {
+    graphId: Array.isArray(parsed) ? undefined : field(parsed, 'graph_id'),
+    assistantIds: items.flatMap((item) => field(item, 'assistant_id') ?? []),
+  };
 }
 
 function safeUrl(text: string): URL | undefined {

@@ -8,6 +8,11 @@ export class CheckStopped extends Error {
   override readonly name = 'CheckStopped';
 }
 
+/** Ends a check that cannot run against this server as configured (it needs an option the run lacks); no finding. */
+export class CheckSkipped extends Error {
+  override readonly name = 'CheckSkipped';
+}
+
 /**
  * `differs`: this expectation is the rule on which the check's declared difference lies, so
  * that, in a check whose `differenceIn` is `marked findings`, only its failure is that difference.
@@ -33,6 +38,11 @@ export class Verify {
   /** Deep equality (object keys in any order). */
   equal(actual: unknown, expected: unknown, what: string, expectation: Expectation = {}): boolean {
     return this.that(canonical(actual) === canonical(expected), `${what}: expected ${show(expected)}, got ${show(actual)}`, expectation);
+  }
+
+  /** Ends the check as skipped, `reason` saying what it needs. Only before the check found anything. */
+  skip(reason: string): never {
+    throw new CheckSkipped(reason);
   }
 
   /** Records the finding and ends the check. */

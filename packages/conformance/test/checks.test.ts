@@ -1,9 +1,12 @@
 // The checks' own contract: every declared difference is one the spec declares, every operation
 // named exists in the spec, ids are unique, and the spec's differences are all placed somewhere a
 // run can reveal them.
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { AGENT_SERVER_CHECKS } from '../src/checks/agent-server.js';
 import { CONTROL_PLANE_CHECKS } from '../src/checks/control-plane.js';
+import { CONFORMANCE_GRAPH, CONFORMANCE_GRAPH_ID } from '../src/conformance-graph.js';
 import { retryAfterMs } from '../src/http.js';
 import { isSelected } from '../src/select.js';
 import { declaredDifferences, differenceNear, operationsOf } from '../src/spec.js';
@@ -57,5 +60,15 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(null, 0)).toBe(1000);
     expect(retryAfterMs(null, 2)).toBe(4000);
     expect(retryAfterMs(new Date(Date.now() + 5000).toUTCString(), 0)).toBeGreaterThan(3000);
+  });
+});
+
+describe('the conformance script', () => {
+  it('is in the README as the emulator config to run it, exactly as exported', () => {
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const block = /## Runs[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    const config = YAML.parse(block ?? '') as { graphs: Record<string, unknown> };
+    expect(config.graphs[CONFORMANCE_GRAPH_ID]).toEqual(CONFORMANCE_GRAPH);
+    expect(block).toContain(`--scripted-graph-id ${CONFORMANCE_GRAPH_ID}`);
   });
 });

@@ -1,12 +1,18 @@
 // The run against the emulator, in process: the emulator keeps the contract, so every check
-// passes, on both APIs, writes to the control plane included, and the run leaves nothing behind.
+// passes, on both APIs, writes to the control plane and runs (of the echo graph and of the
+// conformance script) included, and the run leaves nothing behind; without leave to run graphs,
+// the run checks are skipped and nothing runs.
 import { createEmulator } from '@agentplane/emulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/index.js';
-import { runConformance, summaryTable } from '../src/index.js';
+import { CONFORMANCE_GRAPH, CONFORMANCE_GRAPH_ID, runConformance, summaryTable } from '../src/index.js';
 
 const errors: string[] = [];
-const emulator = createEmulator({ revisionStepMs: 5, onError: (message) => errors.push(message) });
+const emulator = createEmulator({
+  revisionStepMs: 5,
+  graphs: { agent: { replies: [{ text: '{{input}}' }] }, [CONFORMANCE_GRAPH_ID]: CONFORMANCE_GRAPH },
+  onError: (message) => errors.push(message),
+});
 afterAll(() => emulator.close());
 
 describe('a run against the emulator', () => {
@@ -14,7 +20,13 @@ describe('a run against the emulator', () => {
 
   it('passes every check', async () => {
     report = await runConformance({
-      agentServer: { url: emulator.agentServer.url, fetch: emulator.agentServer.fetch },
+      agentServer: {
+        url: emulator.agentServer.url,
+        fetch: emulator.agentServer.fetch,
+        graphId: 'agent',
+        allowRuns: true,
+        scriptedGraphId: CONFORMANCE_GRAPH_ID,
+      },
       controlPlane: {
         url: emulator.controlPlane.url,
         apiKey: emulator.defaultApiKey!,
@@ -42,7 +54,7 @@ describe('a run against the emulator', () => {
       }),
     );
     expect(await threads.json()).toBe(0);
-    // Only the default assistant of the emulator's one graph, which the run did not make.
+    // Only the default assistants of the emulator's two graphs, which the run did not make.
     const assistants = await emulator.agentServer.fetch(
       new Request(`${emulator.agentServer.url}/assistants/search`, {
         method: 'POST',
@@ -52,10 +64,38 @@ describe('a run against the emulator', () => {
     );
     expect(((await assistants.json()) as { metadata: unknown }[]).map((assistant) => assistant.metadata)).toEqual([
       { created_by: 'system' },
+      { created_by: 'system' },
     ]);
     const deployments = await emulator.controlPlane.fetch(
       new Request(`${emulator.controlPlane.url}/v2/deployments`, { headers: { 'X-Api-Key': emulator.defaultApiKey! } }),
     );
     expect(((await deployments.json()) as { resources: unknown[] }).resources).toEqual([]);
+  });
+});
+
+describe('a run without leave to run graphs', () => {
+  it('skips the run checks that run a graph, saying what they need, and runs nothing', async () => {
+    const report = await runConformance({
+      agentServer: { url: emulator.agentServer.url, fetch: emulator.agentServer.fetch },
+      only: ['runs'],
+    });
+    const runChecks = report.results.filter((result) => result.area === 'runs');
+    expect(runChecks.length).toBeGreaterThan(15);
+    // Reading runs that do not exist runs nothing.
+    expect(runChecks.filter((result) => result.verdict !== 'skipped').map((result) => result.id)).toEqual([
+      'runs:unknown-run',
+      'runs:join-unknown-run',
+    ]);
+    expect(runChecks.find((result) => result.id === 'runs:wait')?.note).toMatch(/--allow-runs/);
+    expect(runChecks.find((result) => result.id === 'runs:tool-call')?.note).toMatch(/--scripted-graph-id/);
+    expect(report.ok).toBe(true);
+    const runs = await emulator.agentServer.fetch(
+      new Request(`${emulator.agentServer.url}/threads/count`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      }),
+    );
+    expect(await runs.json()).toBe(0);
   });
 });

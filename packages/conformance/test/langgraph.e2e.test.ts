@@ -6,17 +6,24 @@
 import { freePort } from '@agentplane/openapi-toolkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
-import { startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
+import { REFERENCE_AGENT_GRAPH, startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
 import type { ConformanceReport } from '../src/index.js';
-import { runConformance, summaryTable } from '../src/index.js';
+import { CONFORMANCE_GRAPH, CONFORMANCE_GRAPH_ID, runConformance, summaryTable } from '../src/index.js';
 import { declaredDifferences } from '../src/spec.js';
 
 let langgraph: LangGraphServer;
 let report: ConformanceReport;
 
 beforeAll(async () => {
-  langgraph = await startLangGraphServer({ port: await freePort() });
-  report = await runConformance({ agentServer: { url: langgraph.url, graphId: 'agent' } });
+  // The reference `agent` graph for threads and most runs, and the conformance script run by LangGraph itself.
+  langgraph = await startLangGraphServer({
+    port: await freePort(),
+    graphs: { [CONFORMANCE_GRAPH_ID]: CONFORMANCE_GRAPH },
+    rawGraphs: { agent: REFERENCE_AGENT_GRAPH },
+  });
+  report = await runConformance({
+    agentServer: { url: langgraph.url, graphId: 'agent', allowRuns: true, scriptedGraphId: CONFORMANCE_GRAPH_ID },
+  });
   console.log(summaryTable(report));
 }, 300_000);
 afterAll(async () => {

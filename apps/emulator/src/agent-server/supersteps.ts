@@ -84,7 +84,8 @@ export function planSupersteps(
       metadata: { graph_id: options.graphId, source: isInput ? 'input' : 'update', step, writes, parents: {} },
     });
   }
-  return { checkpoints, values };
+  // No superstep, no checkpoint: a thread without state has no values, not its graph's defaults.
+  return { checkpoints, values: checkpoints.length === 0 ? (options.base?.values ?? {}) : values };
 }
 
 /** The nodes that run after a superstep, by the graph's edges from each node that wrote in it. */

@@ -250,6 +250,11 @@ export const RUN_SCENARIOS: Record<string, Scenario> = {
     return { joined: await client.runs.join(threadId, first.run_id) };
   },
 
+  'join of an unknown run': async (client, tag) => {
+    const threadId = await newThread(client, tag, 'echo');
+    return { joined: await attempt(client.runs.join(threadId, '1f0b0000-0000-7000-8000-000000000000')) };
+  },
+
   'delete a running run': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     const deleted = await attempt(client.runs.delete(threadId, first.run_id));

@@ -20,11 +20,23 @@ export async function conformanceCommand(ctx: Context): Promise<ExitCode> {
       'pass --agent-server <url> (a deployment URL), --control-plane <url> (the root URL), or both.',
     );
   if (ctx.flags['allow-writes'] === true && !controlPlane) throw new UsageError('--allow-writes applies to --control-plane only');
+  if ((ctx.flags['allow-runs'] === true || ctx.string('scripted-graph-id')) && !agentServer)
+    throw new UsageError('--allow-runs and --scripted-graph-id apply to --agent-server only');
   const graphId = ctx.string('graph-id');
+  const scriptedGraphId = ctx.string('scripted-graph-id');
   const fetch = ctx.fetch;
   const options: ConformanceOptions = {
     ...(agentServer
-      ? { agentServer: { url: agentServer, ...(apiKey ? { apiKey } : {}), ...(graphId ? { graphId } : {}), ...(fetch ? { fetch } : {}) } }
+      ? {
+          agentServer: {
+            url: agentServer,
+            ...(apiKey ? { apiKey } : {}),
+            ...(graphId ? { graphId } : {}),
+            ...(scriptedGraphId ? { scriptedGraphId } : {}),
+            allowRuns: ctx.flags['allow-runs'] === true,
+            ...(fetch ? { fetch } : {}),
+          },
+        }
       : {}),
     ...(controlPlane
       ? {

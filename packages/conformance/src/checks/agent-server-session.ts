@@ -121,7 +121,14 @@ export class AgentServerSession {
     readonly runId: string,
     /** The graph of the run: metadata.graph_id of its threads (servers that run graphs need it to write state), and of its assistants. */
     readonly graphId: string | undefined,
+    /** What the run may execute: the run checks' graphs (see AgentServerOptions in run.ts). */
+    readonly runs: { allowRuns: boolean; scriptedGraphId: string | undefined } = { allowRuns: false, scriptedGraphId: undefined },
   ) {}
+
+  /** Whether the server is known to serve this graph: the run's, or the conformance script's. */
+  servesGraph(graphId: string): boolean {
+    return graphId === this.graphOfAssistants || graphId === this.graphId || graphId === this.runs.scriptedGraphId;
+  }
 
   /** The metadata every thread of the run carries. */
   get tag(): Record<string, unknown> {

@@ -7,6 +7,7 @@ import type { Thread, ThreadState } from '@agentplane/agent-server';
 import type { Verify } from '../verify.js';
 import { canonical } from '../verify.js';
 import { ASSISTANT_CHECKS } from './agent-server-assistants.js';
+import { AGENT_SERVER_RUN_CHECKS } from './agent-server-runs.js';
 import type { AgentServerSession } from './agent-server-session.js';
 import {
   answer,
@@ -259,28 +260,32 @@ export const AGENT_SERVER_CHECKS: Check[] = [
   check({
     id: 'state:input-checkpoint',
     area: 'state',
-    title: 'the input checkpoint holds the state before the input, with next ["__start__"]',
+    title: 'the input checkpoint holds the state before the input (no message yet), with next ["__start__"]',
     rule: 'ThreadState of an __input__ superstep: values, next (decision A5)',
     operations: ['getThreadHistory', 'createThread'],
-    difference: 'state-channel-defaults',
     async run(s, v) {
       const thread = await s.conversation(v);
       const input = (await s.history(v, thread.thread_id)).at(-1);
       v.equal(input?.next, ['__start__'], 'next of the input checkpoint');
-      v.equal(input?.values, {}, 'values of the input checkpoint');
+      // A server that knows the graph holds every channel's default here (messages: []); one
+      // that does not holds only what was written: nothing. Neither holds a message yet.
+      v.equal(messageSummary(input?.values) ?? [], [], 'messages of the input checkpoint');
     },
   }),
   check({
-    id: 'state:next-without-graph',
+    id: 'state:next-and-tasks',
     area: 'state',
-    title: 'where a node wrote the state, next and tasks are empty: no graph says what runs next',
+    title: 'next and tasks name the same nodes, in the same order, in every state of the history',
     rule: 'ThreadState.next, ThreadState.tasks (decision A5)',
-    operations: ['getThreadState', 'createThread'],
-    difference: 'state-next-needs-the-graph',
+    operations: ['getThreadHistory', 'createThread'],
     async run(s, v) {
-      const thread = await s.create(v, { supersteps: CONVERSATION.slice(0, 3) });
-      const state = await s.state(v, thread.thread_id);
-      v.equal([state.next, state.tasks], [[], []], 'next and tasks after the agent node wrote');
+      const thread = await s.conversation(v);
+      const history = await s.history(v, thread.thread_id);
+      v.equal(
+        history.map((entry) => entry.tasks.map((task) => task.name)),
+        history.map((entry) => entry.next),
+        'task names against next, newest state first',
+      );
     },
   }),
   check({
@@ -717,4 +722,6 @@ export const AGENT_SERVER_CHECKS: Check[] = [
   }),
   // Assistants and the system routes (agent-server-assistants.ts).
   ...ASSISTANT_CHECKS,
+  // Runs (agent-server-runs.ts).
+  ...AGENT_SERVER_RUN_CHECKS,
 ];
