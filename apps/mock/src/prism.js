@@ -25,11 +25,13 @@ export function prismEntry() {
  */
 
 /**
- * Starts Prism on `specPath` and resolves once it accepts connections.
+ * Starts Prism on `specPath` and resolves once it accepts connections. Prism reads and
+ * dereferences the whole spec first: a few seconds alone, but over 30 s on a loaded 2-core
+ * machine with the agent server's spec, hence the 90 s default.
  * @param {{specPath: string, port: number, host?: string, verbose?: string, timeoutMs?: number, stdio?: 'inherit' | 'pipe'}} options
  * @returns {Promise<PrismServer>}
  */
-export async function startPrism({ specPath, port, host = '127.0.0.1', verbose = 'error', timeoutMs = 30_000, stdio = 'pipe' }) {
+export async function startPrism({ specPath, port, host = '127.0.0.1', verbose = 'error', timeoutMs = 90_000, stdio = 'pipe' }) {
   if (await isPortInUse(port, host)) {
     throw new Error(`port ${port} on ${host} is already in use; choose another port`);
   }

@@ -9,33 +9,38 @@ import { describe, expect, it } from 'vitest';
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
 
 describe('mock launcher', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('serves both APIs and stops cleanly on %s', async (signal) => {
-    const [cpPort, asPort] = [await freePort(), await freePort()];
-    const child = spawn(process.execPath, [cli, '--control-plane-port', String(cpPort), '--agent-server-port', String(asPort)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'serves both APIs and stops cleanly on %s',
+    async (signal) => {
+      const [cpPort, asPort] = [await freePort(), await freePort()];
+      const child = spawn(process.execPath, [cli, '--control-plane-port', String(cpPort), '--agent-server-port', String(asPort)], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-    const deadline = Date.now() + 30_000;
-    while (!output.includes('Mocks ready')) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`launcher did not get ready:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(output).toContain(`Control plane mock: http://127.0.0.1:${cpPort}`);
-    expect(output).toContain(`Agent server mock: http://127.0.0.1:${asPort}`);
-    const withKey = { headers: { 'x-api-key': 'k' } };
-    expect((await fetch(`http://127.0.0.1:${cpPort}/v2/sandboxes/pools/python-pool`, withKey)).status).toBe(200);
-    expect((await fetch(`http://127.0.0.1:${cpPort}/v2/sandboxes/pools/python-pool`)).status).toBe(401);
-    expect((await fetch(`http://127.0.0.1:${asPort}/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f`)).status).toBe(200);
+      // As long as startPrism waits: Prism reads the whole spec first, slowly on a loaded machine.
+      const deadline = Date.now() + 90_000;
+      while (!output.includes('Mocks ready')) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`launcher did not get ready:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(output).toContain(`Control plane mock: http://127.0.0.1:${cpPort}`);
+      expect(output).toContain(`Agent server mock: http://127.0.0.1:${asPort}`);
+      const withKey = { headers: { 'x-api-key': 'k' } };
+      expect((await fetch(`http://127.0.0.1:${cpPort}/v2/sandboxes/pools/python-pool`, withKey)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${cpPort}/v2/sandboxes/pools/python-pool`)).status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${asPort}/threads/8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f`)).status).toBe(200);
 
-    child.kill(signal);
-    expect(await exited).toBe(0);
-    await expect(fetch(`http://127.0.0.1:${cpPort}/v2/sandboxes/pools/python-pool`)).rejects.toThrow();
-    await expect(fetch(`http://127.0.0.1:${asPort}/threads`)).rejects.toThrow();
-  });
+      child.kill(signal);
+      expect(await exited).toBe(0);
+      await expect(fetch(`http://127.0.0.1:${cpPort}/v2/sandboxes/pools/python-pool`)).rejects.toThrow();
+      await expect(fetch(`http://127.0.0.1:${asPort}/threads`)).rejects.toThrow();
+    },
+    120_000,
+  );
 
   it('refuses a port that is not a number', async () => {
     const child = spawn(process.execPath, [cli, '--control-plane-port', 'abc'], { stdio: ['ignore', 'pipe', 'pipe'] });
