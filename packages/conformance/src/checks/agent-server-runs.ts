@@ -57,10 +57,17 @@ function scriptedGraph(v: Verify, s: AgentServerSession): string {
 /** A new thread of the run, of the conformance script's graph. */
 const scriptedThread = (s: AgentServerSession, v: Verify, graphId: string) => s.create(v, { metadata: { graph_id: graphId } }, false);
 
-/** Runs the run's graph on a new thread of the run and answers the waitRun answer. */
-async function waitOn(s: AgentServerSession, v: Verify, threadId: string, body: Partial<RunCreate>) {
-  const graph = await runGraph(s, v);
-  return answer(s.client.POST('/threads/{thread_id}/runs/wait', { ...onThread(threadId), body: { assistant_id: graph, ...body } }));
+/** Runs a graph (the run's unless `graph` names one) on a thread and answers the waitRun answer. */
+async function waitOn(s: AgentServerSession, v: Verify, threadId: string, body: Partial<RunCreate>, graph?: string) {
+  const assistantId = graph ?? (await runGraph(s, v));
+  return answer(s.client.POST('/threads/{thread_id}/runs/wait', { ...onThread(threadId), body: { assistant_id: assistantId, ...body } }));
+}
+
+/** A run of the conformance script on a new thread, waited for (the check is skipped without the script's graph). */
+async function scriptedRun(s: AgentServerSession, v: Verify, body: Partial<RunCreate>) {
+  const graph = scriptedGraph(v, s);
+  const thread = await scriptedThread(s, v, graph);
+  return { graph, thread, waited: await waitOn(s, v, thread.thread_id, body, graph) };
 }
 
 async function createOn(s: AgentServerSession, v: Verify, threadId: string, body: Partial<RunCreate>): Promise<Run> {
@@ -579,14 +586,7 @@ export const AGENT_SERVER_RUN_CHECKS: Check[] = [
     difference: 'tool-message-metadata',
     differenceIn: 'marked findings',
     async run(s, v) {
-      const graph = scriptedGraph(v, s);
-      const thread = await scriptedThread(s, v, graph);
-      const waited = await answer(
-        s.client.POST('/threads/{thread_id}/runs/wait', {
-          ...onThread(thread.thread_id),
-          body: { assistant_id: graph, input: say('tool: order') },
-        }),
-      );
+      const { thread, waited } = await scriptedRun(s, v, { input: say('tool: order') });
       const messages = messagesOf(waited.data);
       v.equal(
         messages.map((m) => m.type),
@@ -616,14 +616,7 @@ export const AGENT_SERVER_RUN_CHECKS: Check[] = [
     difference: 'task-error-message',
     differenceIn: 'marked findings',
     async run(s, v) {
-      const graph = scriptedGraph(v, s);
-      const thread = await scriptedThread(s, v, graph);
-      const failed = await answer(
-        s.client.POST('/threads/{thread_id}/runs/wait', {
-          ...onThread(thread.thread_id),
-          body: { assistant_id: graph, input: say('fail: now') },
-        }),
-      );
+      const { thread, waited: failed } = await scriptedRun(s, v, { input: say('fail: now') });
       v.equal((failed.data as { __error__?: { error?: unknown } } | undefined)?.__error__?.error, 'Error', '__error__.error');
       v.equal(await threadStatus(s, thread.thread_id), 'error', 'thread status');
       const state = await s.state(v, thread.thread_id);
@@ -645,15 +638,8 @@ export const AGENT_SERVER_RUN_CHECKS: Check[] = [
     difference: 'run-error-message',
     differenceIn: 'marked findings',
     async run(s, v) {
-      const graph = scriptedGraph(v, s);
-      const thread = await scriptedThread(s, v, graph);
       // A tool call takes four steps (__start__, agent, tools, agent): two are not enough.
-      const failed = await answer(
-        s.client.POST('/threads/{thread_id}/runs/wait', {
-          ...onThread(thread.thread_id),
-          body: { assistant_id: graph, input: say('tool: order'), config: { recursion_limit: 2 } },
-        }),
-      );
+      const { thread, waited: failed } = await scriptedRun(s, v, { input: say('tool: order'), config: { recursion_limit: 2 } });
       const error = (failed.data as { __error__?: { error?: unknown; message?: unknown } } | undefined)?.__error__;
       v.equal(failed.status, 200, 'status');
       v.equal(error?.error, 'GraphRecursionError', '__error__.error', { differs: true });
@@ -674,12 +660,8 @@ export const AGENT_SERVER_RUN_CHECKS: Check[] = [
     rule: 'RunWaitResult __interrupt__; Thread.interrupts; RunCommand.resume (decision A16)',
     operations: ['waitRun', 'getThread', 'getThreadState', 'createThread'],
     async run(s, v) {
-      const graph = scriptedGraph(v, s);
-      const thread = await scriptedThread(s, v, graph);
+      const { graph, thread, waited: stopped } = await scriptedRun(s, v, { input: say('ask: refund') });
       const on = onThread(thread.thread_id);
-      const stopped = await answer(
-        s.client.POST('/threads/{thread_id}/runs/wait', { ...on, body: { assistant_id: graph, input: say('ask: refund') } }),
-      );
       const interrupts = (stopped.data as { __interrupt__?: { value?: unknown }[] } | undefined)?.__interrupt__;
       v.equal(Object.keys(stopped.data ?? {}), ['__interrupt__'], 'keys of the waitRun answer');
       v.equal(
@@ -700,9 +682,7 @@ export const AGENT_SERVER_RUN_CHECKS: Check[] = [
         [SCRIPTED.interrupt],
         'interrupts of the state’s tasks',
       );
-      const resumed = await answer(
-        s.client.POST('/threads/{thread_id}/runs/wait', { ...on, body: { assistant_id: graph, command: { resume: 'yes' } } }),
-      );
+      const resumed = await waitOn(s, v, thread.thread_id, { command: { resume: 'yes' } }, graph);
       v.equal(textOf(messagesOf(resumed.data).at(-1)), SCRIPTED.resumed('yes'), 'the reply after the resume');
       v.equal(await threadStatus(s, thread.thread_id), 'idle', 'thread status after the resume');
     },
