@@ -3,6 +3,8 @@
 // a PATCH body as sent, since an absent field means "keep"), and must answer one of the
 // operation's documented statuses with that status's body and required headers. A missing or an
 // extra handler, an undocumented status or a wrong body is a compile error.
+
+import type { StreamedBody } from '../http/streamed-body.js';
 import type { ApiTable } from './api-contract.js';
 import type { JsonText } from './json-text.js';
 
@@ -89,6 +91,8 @@ export interface RawAnswer {
   status: number;
   /** The body to serialise, or its JSON text already (`JsonText`). */
   body?: unknown;
+  /** A body written while the response is open (server-sent events), instead of `body`. */
+  stream?: StreamedBody;
   headers?: Record<string, string | number>;
 }
 

@@ -18,6 +18,7 @@ import type { CommitGroup } from '../store/commit-group.js';
 import type { Authenticator, Credentials } from './authenticator.js';
 import { HttpError, validationError } from './http-error.js';
 import { readJsonBody } from './json-body.js';
+import type { StreamedBody } from './streamed-body.js';
 
 /** A request as the adapters hand it over: its body already read. */
 export interface Exchange {
@@ -37,11 +38,12 @@ export interface Exchange {
   onDisconnect?: (listener: () => void) => void;
 }
 
-/** An answer as the adapters write it: the body is JSON text. */
+/** An answer as the adapters write it: the body is JSON text, or written while the response is open. */
 export interface Reply {
   status: number;
   headers: Record<string, string>;
   body?: string;
+  stream?: StreamedBody;
 }
 
 export interface ApiHandlerOptions<Principal> {
@@ -206,6 +208,7 @@ const NOT_STORED: RawAnswer = {
 function toReply(raw: RawAnswer): Reply {
   const headers: Record<string, string> = {};
   if (raw.headers) for (const name in raw.headers) headers[name] = String(raw.headers[name]);
+  if (raw.stream) return { status: raw.status, headers, stream: raw.stream };
   if (raw.body === undefined) return { status: raw.status, headers };
   headers['content-type'] = 'application/json';
   return { status: raw.status, headers, body: raw.body instanceof JsonText ? raw.body.text : JSON.stringify(raw.body) };

@@ -3,6 +3,8 @@
 // talk to the emulator with no port and no socket (decision E7). The host part of the URL is not
 // looked at.
 import type { ApiHandler, Exchange, Reply } from './api-handler.js';
+import type { StreamedBody } from './streamed-body.js';
+import { createBodySink } from './streamed-body.js';
 
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -20,8 +22,32 @@ export function createFetchHandler(handle: ApiHandler): FetchFunction {
       onDisconnect: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
     });
     const reply = await new Promise<Reply>((resolve) => handle.deliver(handled, resolve));
+    if (reply.stream) return new Response(streamOf(reply.stream, request.signal), { status: reply.status, headers: reply.headers });
     return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
   };
+}
+
+/** A streamed body as a web stream: the reader cancelling it, or the request aborting, is the client going away. */
+function streamOf(body: StreamedBody, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let gone: (() => void) | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      body.start(
+        createBodySink({
+          send: (text) => controller.enqueue(encoder.encode(text)),
+          finish: () => controller.close(),
+          whenGone: (listener) => {
+            gone = listener;
+            signal.addEventListener('abort', listener, { once: true });
+          },
+        }),
+      );
+    },
+    cancel() {
+      gone?.();
+    },
+  });
 }
 
 async function readBody(stream: ReadableStream<Uint8Array>, limit: number): Promise<Pick<Exchange, 'body' | 'bodyTooLarge'>> {

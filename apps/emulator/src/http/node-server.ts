@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiHandler, Exchange, Reply } from './api-handler.js';
+import { createBodySink } from './streamed-body.js';
 
 export function createNodeServer(handle: ApiHandler): http.Server {
   const { bodyBytes, headerBytes } = handle.limits;
@@ -63,6 +64,19 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Pick<Exchan
 function send(res: http.ServerResponse, reply: Reply): void {
   // A client that went away while its answer was being made is not written to.
   if (res.destroyed) return;
+  if (reply.stream) {
+    res.writeHead(reply.status, reply.headers);
+    // The headers go now, not with the first write: a client sees the stream open at once.
+    res.flushHeaders();
+    reply.stream.start(
+      createBodySink({
+        send: (text) => res.write(text),
+        finish: () => res.end(),
+        whenGone: (listener) => res.once('close', () => res.writableFinished || listener()),
+      }),
+    );
+    return;
+  }
   if (reply.body === undefined) {
     res.writeHead(reply.status, reply.headers).end();
     return;
