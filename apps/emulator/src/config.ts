@@ -1,6 +1,7 @@
 // The emulator's configuration file (YAML or JSON): tenants with their API keys, OAuth providers
-// and sandbox pools; which revisions fail and how; whether the agent server requires a key; the
-// scripted graphs its runs execute (agent-server/scripted-graph.ts holds their semantics).
+// and sandbox pools; which revisions fail and how; whether the agent server requires a key; which
+// browser origins may call (CORS); the scripted graphs its runs execute
+// (agent-server/scripted-graph.ts holds their semantics).
 // Provider and pool records are checked against the control plane spec's own schemas once their
 // generated fields are filled in (see control-plane/tenants.ts), so their rules are not repeated.
 import fs from 'node:fs';
@@ -149,6 +150,25 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    cors: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['origins'],
+      description: 'Which browser origins may call both APIs (decision E20); default: any.',
+      properties: {
+        origins: {
+          // One schema, not anyOf, so that a wrong value gets one line naming what fits.
+          type: ['string', 'array'],
+          pattern: '^\\*$',
+          description: '* (any origin) or a list of origins',
+          items: {
+            type: 'string',
+            pattern: '^([a-zA-Z][a-zA-Z0-9+.-]*://[^/?#\\s]+|\\*)$',
+            description: 'an origin, scheme://host[:port] with no path nor trailing slash (http://localhost:3000), or *',
+          },
+        },
+      },
+    },
     agent_server: {
       type: 'object',
       additionalProperties: false,
@@ -167,6 +187,7 @@ export type EmulatorConfig = FromSchema<typeof CONFIG_SCHEMA>;
 export type TenantConfig = NonNullable<EmulatorConfig['tenants']>[number];
 /** A scripted graph as the config file gives it. */
 export type GraphConfig = NonNullable<EmulatorConfig['graphs']>[string];
+export type CorsConfig = NonNullable<EmulatorConfig['cors']>;
 
 // Ajv and the YAML parser are loaded only when a config is read: the emulator without one
 // starts without them (decision E8).
@@ -241,6 +262,12 @@ export function describeConfigErrors(errors: ErrorObject[]): string[] {
       case 'enum':
         lines.add(`${at || '(config)'}: ${show(error.data)} is not allowed; use one of ${(params.allowedValues as unknown[]).join(', ')}`);
         break;
+      case 'pattern': {
+        // A pattern is no explanation: a schema with one says in its description what it allows.
+        const allows = (error.parentSchema as { description?: string } | undefined)?.description;
+        lines.add(`${at || '(config)'}: ${show(error.data)} ${allows ? `does not fit; expected ${allows}` : error.message}`);
+        break;
+      }
       case 'type':
         lines.add(`${at || '(config)'}: ${show(error.data)} is not ${typeName(String(params.type))}`);
         break;

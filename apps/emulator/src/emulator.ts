@@ -12,8 +12,8 @@ import { RunStore } from './agent-server/runs/run-store.js';
 import type { GraphDefinition } from './agent-server/scripted-graph.js';
 import { GraphRegistry, graphConfigProblems } from './agent-server/scripted-graph.js';
 import { ThreadStore } from './agent-server/thread-store.js';
-import type { EmulatorConfig } from './config.js';
-import { ConfigError } from './config.js';
+import type { CorsConfig, EmulatorConfig } from './config.js';
+import { ConfigError, checkConfig } from './config.js';
 import { loadContract } from './contract/api-contract.js';
 import { runtimeHandlers } from './contract/handler-types.js';
 import { ControlPlaneStore } from './control-plane/control-plane-store.js';
@@ -23,6 +23,7 @@ import { controlPlaneSchemes, resolveTenants, seedTenantRecords } from './contro
 import type { ApiHandler } from './http/api-handler.js';
 import { createApiHandler } from './http/api-handler.js';
 import { createAuthenticator } from './http/authenticator.js';
+import { withCors } from './http/cors.js';
 import type { FetchFunction } from './http/fetch-handler.js';
 import { createFetchHandler } from './http/fetch-handler.js';
 import { createNodeServer } from './http/node-server.js';
@@ -48,6 +49,8 @@ export interface EmulatorOptions {
    * may also be a function of the model call; they replace the config's. None: one echo graph, `agent`.
    */
   graphs?: Record<string, GraphDefinition>;
+  /** Which browser origins may call both APIs, in the config's shape (`cors`); replaces the config's. None: any. */
+  cors?: CorsConfig;
   /** How long each revision status lasts. */
   revisionStepMs?: number;
   /** Check every answer against the spec (default: on unless NODE_ENV is `production`). */
@@ -154,6 +157,8 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
   // The config file's graphs were checked when it was read; in-process ones are checked here.
   const graphProblems = options.graphs ? graphConfigProblems(options.graphs) : [];
   if (graphProblems.length > 0) throw new ConfigError(`graphs are invalid:\n${graphProblems.map((line) => `  ${line}`).join('\n')}`);
+  const cors = options.cors ? checkConfig({ cors: options.cors }, 'the cors option').cors! : config.cors;
+  const corsOrigins = cors?.origins ?? '*';
   const db = openDatabase(options.db, { statementJournalsInMemory: true });
   try {
     const onError = options.onError ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`));
@@ -229,7 +234,13 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
       checkpointer?.stop();
       db.close();
     };
-    return { close, controlPlane, agentServer, defaultApiKey: generatedKey };
+    return {
+      close,
+      // Both APIs answer browsers the same way; CORS stays outside the HTTP layer (decision E20).
+      controlPlane: withCors(controlPlane, controlPlaneContract, corsOrigins),
+      agentServer: withCors(agentServer, agentServerContract, corsOrigins),
+      defaultApiKey: generatedKey,
+    };
   } catch (error) {
     db.close();
     throw error;

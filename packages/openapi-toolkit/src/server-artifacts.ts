@@ -3,9 +3,9 @@
 //
 //   <out>/<api>/operations.ts    the operation table: method, path, path parameters (and how the
 //                                text of each parameter is read), security alternatives, request
-//                                body, documented statuses and required headers; the security
-//                                schemes; the request limits (`x-request-limits`); the titles of
-//                                union branches
+//                                body, documented statuses and their declared (and required)
+//                                headers; the security schemes; the request limits
+//                                (`x-request-limits`); the titles of union branches
 //   <out>/<api>/server-types.ts  openapi-typescript types in the server's view (defaults applied)
 //   <out>/<api>/contract.ts      the facts the clients act on too (contract-module.ts)
 //   <out>/<api>/{params,body,patch-body,check}.cjs
@@ -87,7 +87,17 @@ export interface ServerOperation {
     readonly module: 'body' | 'patch-body';
     readonly validator: string;
   } | null;
-  readonly responses: Readonly<Record<string, { readonly validator: string | null; readonly requiredHeaders: readonly string[] }>>;
+  readonly responses: Readonly<
+    Record<
+      string,
+      {
+        readonly validator: string | null;
+        /** Every header the response declares, lower-case: what a browser client may need exposed (CORS). */
+        readonly headers: readonly string[];
+        readonly requiredHeaders: readonly string[];
+      }
+    >
+  >;
 }
 
 /** Generates one API's server artifacts into `<outDir>/<api>`, and the validator modules into `<distDir>/<api>` too. */
@@ -125,6 +135,7 @@ export async function writeServerArtifacts(api: string, outDir: string, distDir?
       const schema = response?.content?.['application/json']?.schema;
       responses[status] = {
         validator: schema ? add('check', `${operationId}_${status}`, schema) : null,
+        headers: Object.keys(response?.headers ?? {}).map((name) => name.toLowerCase()),
         requiredHeaders: Object.entries<any>(response?.headers ?? {})
           .filter(([, header]) => resolveRef(lean, header)?.required)
           .map(([name]) => name.toLowerCase()),

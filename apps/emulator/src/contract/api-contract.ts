@@ -74,6 +74,8 @@ export interface ApiContract {
   securitySchemes: Readonly<Record<string, { type: string; in?: string; name?: string; scheme?: string }>>;
   /** What every request is held to (the spec's `x-request-limits`). */
   limits: Readonly<RequestLimits>;
+  /** Every header some response declares, lower-case, sorted. */
+  responseHeaders: readonly string[];
   /** Checks a value against a component schema (`Message`), never changing it; issues (at `locPrefix`) or null. */
   checkSchema(component: string, value: unknown, location: Location, locPrefix: (string | number)[]): ValidationIssue[] | null;
 }
@@ -117,7 +119,8 @@ function buildContract(name: ApiName): ApiContract {
     };
   };
 
-  const operations = Object.values(table.operations as Record<string, GeneratedOperation>).map((op): ContractOperation => {
+  const generated = Object.values(table.operations as Record<string, GeneratedOperation>);
+  const operations = generated.map((op): ContractOperation => {
     const responses = new Map(
       Object.entries(op.responses).map(([status, r]) => [status, { validator: r.validator, requiredHeaders: r.requiredHeaders }]),
     );
@@ -152,6 +155,7 @@ function buildContract(name: ApiName): ApiContract {
     operations,
     securitySchemes: table.securitySchemes,
     limits: table.limits,
+    responseHeaders: [...new Set(generated.flatMap((op) => Object.values(op.responses).flatMap((r) => r.headers)))].sort(),
     checkSchema(component, value, location, locPrefix) {
       const validate = validators('check')[`component_${component}`];
       if (!validate) throw new Error(`${name} has no component schema ${component}`);
