@@ -80,7 +80,7 @@ export function generateCodeSamples(api, spec) {
     const example = chosenExample(spec, listed);
     const about = example ? [`Example: ${example}`] : [];
     const samples = [
-      { ...SAMPLE_KINDS.curl, source: [...comment('#', about), curlSample(settings, listed, request, credential)].join('\n') },
+      { ...SAMPLE_KINDS.curl, source: [...comment('#', about), curlSample(settings, spec, listed, request, credential)].join('\n') },
       {
         ...SAMPLE_KINDS.typescript,
         source: [...comment('//', about), typescriptSample(settings, spec, listed, request, credential)].join('\n'),
@@ -199,17 +199,29 @@ function answeredDeploymentName(spec, listed) {
 }
 
 /**
- * @param {SampleSettings} settings @param {ListedOperation} listed @param {ExampleRequest} request
- * @param {{header: string, optional: boolean} | undefined} credential
+ * @param {SampleSettings} settings @param {OpenApiDocument} spec @param {ListedOperation} listed
+ * @param {ExampleRequest} request @param {{header: string, optional: boolean} | undefined} credential
  */
-function curlSample(settings, listed, request, credential) {
+function curlSample(settings, spec, listed, request, credential) {
   const path = listed.path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(request.path[name])));
   const query = new URLSearchParams(Object.entries(request.query).map(([name, value]) => [name, String(value)])).toString();
-  const lines = [`curl -X ${listed.method.toUpperCase()} "$${settings.urlVariable}${path}${query ? `?${query}` : ''}"`];
+  // -N: print a stream's events as they come instead of buffering them.
+  const noBuffer = isStream(spec, listed) ? ' -N' : '';
+  const lines = [`curl${noBuffer} -X ${listed.method.toUpperCase()} "$${settings.urlVariable}${path}${query ? `?${query}` : ''}"`];
   if (credential) lines.push(`-H "${credential.header}: $${settings.keyVariable}"`);
   if (request.body !== undefined)
     lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(request.body, null, 2))}`);
   return lines.join(' \\\n  ');
+}
+
+/**
+ * Whether the operation answers a stream of events (`text/event-stream`).
+ * @param {OpenApiDocument} spec @param {ListedOperation} listed
+ */
+function isStream(spec, listed) {
+  return Object.entries(listed.operation.responses ?? {}).some(
+    ([status, response]) => /^2/.test(status) && resolveRef(spec, response).content?.['text/event-stream'],
+  );
 }
 
 /**
@@ -227,10 +239,23 @@ function typescriptSample(settings, spec, listed, request, credential) {
   const init = {};
   if (Object.keys(params).length > 0) init.params = params;
   if (request.body !== undefined) init.body = request.body;
-  const hasData = Object.entries(listed.operation.responses ?? {}).some(
-    ([status, response]) => /^2/.test(status) && resolveRef(spec, response).content?.['application/json'],
-  );
+  // A stream (text/event-stream) is read as it comes, not parsed as JSON.
+  const streams = isStream(spec, listed);
+  if (streams) init.parseAs = 'stream';
+  const hasData =
+    !streams &&
+    Object.entries(listed.operation.responses ?? {}).some(
+      ([status, response]) => /^2/.test(status) && resolveRef(spec, response).content?.['application/json'],
+    );
   const call = `const { ${hasData ? 'data, ' : ''}error, response } = await client.${listed.method.toUpperCase()}(${tsLiteral(listed.path, 0)}`;
+  const success = streams
+    ? [
+        '} else if (response.body) {',
+        '  // The events as they come (event:, data:, id: lines); see RunStreamEvent.',
+        '  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();',
+        '  for (let read = await reader.read(); !read.done; read = await reader.read()) process.stdout.write(read.value);',
+      ]
+    : ['} else {', hasData ? '  console.log(data);' : `  console.log(response.status); // no body`];
   return [
     `import { ${settings.factory} } from '${settings.clientPackage}';`,
     '',
@@ -241,8 +266,7 @@ function typescriptSample(settings, spec, listed, request, credential) {
     Object.keys(init).length > 0 ? `${call}, ${tsLiteral(init, 0, call.length + 2)});` : `${call});`,
     'if (error) {',
     `  console.error(\`${listed.operationId} failed with \${response.status}:\`, error.detail);`,
-    '} else {',
-    hasData ? '  console.log(data);' : `  console.log(response.status); // no body`,
+    ...success,
     '}',
   ].join('\n');
 }

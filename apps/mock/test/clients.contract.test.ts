@@ -120,6 +120,27 @@ const agentServerCalls: Record<string, Call<AgentServerClient>> = {
     c.DELETE('/threads/{thread_id}/runs/{run_id}', { headers, params: { path: { thread_id: THREAD_ID, run_id: RUN_ID } } }),
   joinRun: (c, headers) =>
     c.GET('/threads/{thread_id}/runs/{run_id}/join', { headers, params: { path: { thread_id: THREAD_ID, run_id: RUN_ID } } }),
+  // A stream is read as text: its body is the stream's text, which the spec's EventStream schema describes.
+  streamRun: (c, headers) =>
+    c.POST('/threads/{thread_id}/runs/stream', {
+      headers,
+      params: { path: { thread_id: THREAD_ID } },
+      body: { ...RUN_BODY, stream_mode: ['values', 'messages-tuple'] },
+      parseAs: 'text',
+    }),
+  joinRunStream: (c, headers) =>
+    c.GET('/threads/{thread_id}/runs/{run_id}/stream', {
+      headers: { ...headers, 'Last-Event-ID': '-1' },
+      params: { path: { thread_id: THREAD_ID, run_id: RUN_ID }, query: { stream_mode: ['values'] } },
+      parseAs: 'text',
+    }),
+  streamStatelessRun: (c, headers) => c.POST('/runs/stream', { headers, body: { ...RUN_BODY, stream_mode: 'updates' }, parseAs: 'text' }),
+  joinThreadStream: (c, headers) =>
+    c.GET('/threads/{thread_id}/stream', {
+      headers,
+      params: { path: { thread_id: THREAD_ID }, query: { stream_mode: ['run_modes'] } },
+      parseAs: 'text',
+    }),
   cancelRun: (c, headers) =>
     c.POST('/threads/{thread_id}/runs/{run_id}/cancel', {
       headers,

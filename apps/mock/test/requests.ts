@@ -26,7 +26,9 @@ export function validRequest(
     .filter((p: any) => p.in === 'query' && p.required)
     .map((p: any) => `${p.name}=${encodeURIComponent(String(p.example ?? p.schema?.example))}`);
   if (required.length > 0) route = `${route}?${required.join('&')}`;
-  const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': 'contract-test-key' };
+  // An operation that answers a stream accepts it too (decision S10): Prism answers 406 otherwise.
+  const accept = streams(spec, op) ? 'application/json, text/event-stream' : 'application/json';
+  const headers: Record<string, string> = { accept, 'x-api-key': 'contract-test-key' };
   const init: RequestParts['init'] = { method: op.method.toUpperCase(), headers };
   const body = 'body' in overrides ? overrides.body : firstRequestExample(spec, op);
   if (body !== undefined) {
@@ -43,13 +45,26 @@ export function firstRequestExample(spec: any, op: Operation): unknown {
   return resolveRef(spec, Object.values(examples)[0]).value;
 }
 
+/** Whether a success of the operation is a stream of events (`text/event-stream`). */
+export function streams(spec: any, op: Operation): boolean {
+  return Object.entries(op.operation.responses).some(
+    ([status, response]) => status.startsWith('2') && resolveRef(spec, response).content?.['text/event-stream'] !== undefined,
+  );
+}
+
+/** The media type of that answer's body: JSON, or a stream's text (whose schema is a string). */
+function bodyMedia(spec: any, op: Operation, status: string): any {
+  const content = resolveRef(spec, op.operation.responses[status]).content;
+  return content?.['application/json'] ?? content?.['text/event-stream'];
+}
+
 /** The JSON schema of that answer's body, or undefined for an answer without a body (204). */
 export function responseSchema(spec: any, op: Operation, status: string): object | undefined {
-  return resolveRef(spec, op.operation.responses[status]).content?.['application/json'].schema;
+  return bodyMedia(spec, op, status)?.schema;
 }
 
 export function responseExamples(spec: any, op: Operation, status: string): [string, unknown][] {
-  const examples = resolveRef(spec, op.operation.responses[status]).content?.['application/json'].examples ?? {};
+  const examples = bodyMedia(spec, op, status)?.examples ?? {};
   return Object.entries(examples).map(([name, example]) => [name, resolveRef(spec, example).value]);
 }
 

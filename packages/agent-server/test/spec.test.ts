@@ -89,6 +89,30 @@ describeSpecContract('agent-server', [
     statuses: ['200', '400', '401', '404', '422', '431'],
   },
   {
+    operationId: 'streamRun',
+    method: 'post',
+    path: '/threads/{thread_id}/runs/stream',
+    statuses: ['200', '400', '401', '404', '409', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'joinRunStream',
+    method: 'get',
+    path: '/threads/{thread_id}/runs/{run_id}/stream',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
+    operationId: 'streamStatelessRun',
+    method: 'post',
+    path: '/runs/stream',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'joinThreadStream',
+    method: 'get',
+    path: '/threads/{thread_id}/stream',
+    statuses: ['200', '400', '401', '404', '422', '431'],
+  },
+  {
     operationId: 'cancelRun',
     method: 'post',
     path: '/threads/{thread_id}/runs/{run_id}/cancel',

@@ -95,8 +95,12 @@ export function describeSpecContract(api: string, expected: ExpectedOperation[])
             expect(body.content, `${operationId} ${where} declares no body`).toBeUndefined();
             continue;
           }
-          const media = body.content?.['application/json'];
-          expect(media, `${operationId} ${where} has an application/json body`).toBeDefined();
+          // A stream of Server-Sent Events is the other body (decision S10): its examples are the
+          // stream's text, and each of their events must match the media type's x-event-schema.
+          const stream = body.content?.['text/event-stream'];
+          const media = body.content?.['application/json'] ?? stream;
+          expect(media, `${operationId} ${where} has an application/json or text/event-stream body`).toBeDefined();
+          if (stream) expect(stream['x-event-schema'], `${operationId} ${where} has an x-event-schema`).toBeDefined();
           const examples = Object.entries(media.examples ?? {});
           expect(examples.length, `${operationId} ${where} has named examples`).toBeGreaterThan(0);
           for (const [name, example] of examples) {
@@ -104,6 +108,14 @@ export function describeSpecContract(api: string, expected: ExpectedOperation[])
             expect(resolved.summary, `${where} example ${name} has a summary`).toBeTruthy();
             const result = validate(media.schema, resolved.value);
             expect(result.errors, `${operationId} ${where} example ${name}`).toBe('');
+            if (media === stream) {
+              const events = parseEventStream(resolved.value);
+              expect(events.length, `${operationId} ${where} example ${name} has events`).toBeGreaterThan(0);
+              for (const [i, event] of events.entries()) {
+                const eventResult = validate(stream['x-event-schema'], event);
+                expect(eventResult.errors, `${operationId} ${where} example ${name}, event ${i} (${event.event})`).toBe('');
+              }
+            }
             checked++;
           }
         }
@@ -177,4 +189,28 @@ export function describeSpecContract(api: string, expected: ExpectedOperation[])
       for (const name of Object.keys(spec.components?.schemas ?? {})) expect(generated).toContain(`        ${name}: `);
     });
   });
+}
+
+/**
+ * The events of a `text/event-stream` text, each as `{event, data, id}` with its `data` read as
+ * JSON (the form `x-event-schema` describes); comment lines are skipped.
+ */
+export function parseEventStream(text: string): { event?: string; data?: unknown; id?: string }[] {
+  const events: { event?: string; data?: unknown; id?: string }[] = [];
+  for (const block of text.split(/\r?\n\r?\n/)) {
+    const event: { event?: string; data?: unknown; id?: string } = {};
+    const data: string[] = [];
+    for (const line of block.split(/\r?\n/)) {
+      if (line.startsWith(':') || line === '') continue;
+      const colon = line.indexOf(':');
+      const field = colon === -1 ? line : line.slice(0, colon);
+      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'event') event.event = value;
+      else if (field === 'data') data.push(value);
+      else if (field === 'id') event.id = value;
+    }
+    if (data.length > 0) event.data = JSON.parse(data.join('\n'));
+    if (event.event !== undefined || data.length > 0) events.push(event);
+  }
+  return events;
 }
