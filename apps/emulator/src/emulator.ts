@@ -64,6 +64,13 @@ export interface EmulatorOptions {
   onNotice?: (message: string) => void;
   /** The clock of the revision lifecycle (tests move it). */
   now?: () => number;
+  /** How run streams keep alive and how long they stay rejoinable (decision E21). */
+  streams?: {
+    /** A comment line after this long without an event (default 10 s). */
+    heartbeatMs?: number;
+    /** How long an ended resumable run's events stay readable with Last-Event-ID (default 15 minutes). */
+    keepResumableMs?: number;
+  };
 }
 
 /** One API served in process. */
@@ -200,6 +207,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
       now: options.now ?? Date.now,
       onError,
       onNotice: options.onNotice ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`)),
+      keepResumableEventsMs: options.streams?.keepResumableMs,
     });
     // Each graph's default assistant, and none (nor its runs) of a graph no longer served (decision E19).
     commits.transaction(() => {
@@ -209,7 +217,12 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     const agentServer = createApiHandler<AgentServerPrincipal>({
       ...common,
       contract: agentServerContract,
-      handlers: runtimeHandlers(agentServerHandlers({ threads, assistants, graphs: graphRegistry, runs, engine }, { now: options.now })),
+      handlers: runtimeHandlers(
+        agentServerHandlers(
+          { threads, assistants, graphs: graphRegistry, runs, engine },
+          { now: options.now, heartbeatMs: options.streams?.heartbeatMs },
+        ),
+      ),
       authenticator: createAuthenticator<AgentServerPrincipal>({
         schemes: {
           ApiKeyAuth: {

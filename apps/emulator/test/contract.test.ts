@@ -68,6 +68,21 @@ async function thread() {
 }
 
 const ask = (content: string) => ({ messages: [{ type: 'human' as const, content }] });
+
+/**
+ * A streamed answer read to its end: a 200 is `text/event-stream` whose first event is `metadata`
+ * (the emulator checks every event against the spec itself, in test mode); other statuses are
+ * JSON, as any operation's.
+ */
+async function streamed(call: Promise<{ response: Response; data?: unknown; error?: unknown }>) {
+  const { response, data, error } = await call;
+  if (response.status !== 200) return { response, data: undefined, error };
+  expect(response.headers.get('content-type')).toBe('text/event-stream');
+  const text = await new Response(data as ReadableStream).text();
+  expect(text).toMatch(/^event: metadata\ndata: /);
+  return { response, data: undefined, error: undefined };
+}
+const asStream = { parseAs: 'stream' as const };
 /** A thread whose run is still running (the slow graph), and that run. */
 async function busyThread() {
   const t = await thread();
@@ -502,6 +517,85 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
     'cancelRuns 401': async () => agent().POST('/runs/cancel', { body: { status: 'pending' } }),
     'cancelRuns 404': async () => agent().POST('/runs/cancel', { ...agentWithKey(), body: { run_ids: [MISSING] } }),
     'cancelRuns 422': async () => agent().POST('/runs/cancel', { ...agentWithKey(), body: {} as never }),
+    'streamRun 200': async () =>
+      streamed(
+        agent().POST('/threads/{thread_id}/runs/stream', {
+          ...agentWithKey(),
+          ...asStream,
+          params: { path: { thread_id: (await thread()).thread_id } },
+          body: { assistant_id: 'agent', input: ask('hi'), stream_mode: ['values', 'messages-tuple'] },
+        }),
+      ),
+    'streamRun 401': async () =>
+      agent().POST('/threads/{thread_id}/runs/stream', { params: { path: { thread_id: MISSING } }, body: { assistant_id: 'agent' } }),
+    'streamRun 404': async () =>
+      agent().POST('/threads/{thread_id}/runs/stream', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { assistant_id: 'agent' },
+      }),
+    'streamRun 409': async () =>
+      agent().POST('/threads/{thread_id}/runs/stream', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await busyThread()).thread.thread_id } },
+        body: { assistant_id: 'agent', input: ask('me too') },
+      }),
+    'streamRun 422': async () =>
+      agent().POST('/threads/{thread_id}/runs/stream', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { assistant_id: 'agent', stream_mode: 'bogus' } as never,
+      }),
+    'streamStatelessRun 200': async () =>
+      streamed(agent().POST('/runs/stream', { ...agentWithKey(), ...asStream, body: { assistant_id: 'agent', input: ask('hi') } })),
+    'streamStatelessRun 401': async () => agent().POST('/runs/stream', { body: { assistant_id: 'agent' } }),
+    'streamStatelessRun 404': async () => agent().POST('/runs/stream', { ...agentWithKey(), body: { assistant_id: 'billing' } }),
+    'streamStatelessRun 422': async () => agent().POST('/runs/stream', { ...agentWithKey(), body: { assistant_id: '' } }),
+    'joinRunStream 200': async () => {
+      // The slow run streams for minutes: this client reads its first event, then leaves.
+      const { response, data } = await agent().GET('/threads/{thread_id}/runs/{run_id}/stream', {
+        ...agentWithKey(),
+        ...asStream,
+        params: runPath(await busyThread()),
+      });
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+      const reader = (data as unknown as ReadableStream<Uint8Array>).getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toMatch(/^event: metadata\ndata: /);
+      await reader.cancel();
+      return { response, data: undefined, error: undefined };
+    },
+    'joinRunStream 401': async () =>
+      agent().GET('/threads/{thread_id}/runs/{run_id}/stream', { params: { path: { thread_id: MISSING, run_id: MISSING } } }),
+    'joinRunStream 404': async () =>
+      agent().GET('/threads/{thread_id}/runs/{run_id}/stream', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id, run_id: MISSING } },
+      }),
+    'joinRunStream 422': async () =>
+      agent().GET('/threads/{thread_id}/runs/{run_id}/stream', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING, run_id: 'x' } },
+      }),
+    'joinThreadStream 200': async () => {
+      const { thread: busy } = await busyThread();
+      const answer = agent().GET('/threads/{thread_id}/stream', {
+        ...agentWithKey(),
+        ...asStream,
+        params: { path: { thread_id: busy.thread_id } },
+      });
+      // A thread's stream lasts as long as the thread: deleting it ends the stream.
+      const { response, data } = await answer;
+      await agent().DELETE('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: busy.thread_id } } });
+      return streamed(Promise.resolve({ response, data }));
+    },
+    'joinThreadStream 401': async () => agent().GET('/threads/{thread_id}/stream', { params: { path: { thread_id: MISSING } } }),
+    'joinThreadStream 404': async () =>
+      agent().GET('/threads/{thread_id}/stream', { ...agentWithKey(), params: { path: { thread_id: MISSING } } }),
+    'joinThreadStream 422': async () =>
+      agent().GET('/threads/{thread_id}/stream', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING }, query: { stream_mode: ['lifecycle'] as never } },
+      }),
     'createStatelessRun 200': async () => agent().POST('/runs', { ...agentWithKey(), body: { assistant_id: 'agent', input: ask('hi') } }),
     'createStatelessRun 401': async () => agent().POST('/runs', { body: { assistant_id: 'agent' } }),
     'createStatelessRun 404': async () => agent().POST('/runs', { ...agentWithKey(), body: { assistant_id: MISSING } }),

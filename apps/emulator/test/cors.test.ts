@@ -64,7 +64,8 @@ describe('by default, any origin', () => {
     expect(search.headers['access-control-allow-origin']).toBe('*');
     expect(search.headers['x-pagination-total']).toBeDefined();
     const exposed = search.headers['access-control-expose-headers']!.split(', ');
-    expect(exposed).toEqual(['content-location', 'preference-applied', 'x-pagination-next', 'x-pagination-total']);
+    // Location too: a streamed run's, where the SDK reconnects after a broken stream.
+    expect(exposed).toEqual(['content-location', 'location', 'preference-applied', 'x-pagination-next', 'x-pagination-total']);
     // Connection describes the connection (413's), not something a script reads.
     expect(exposed).toEqual(declaredHeaders('agent-server').filter((name) => name !== 'connection'));
     // The control plane's answers declare no header but Connection: nothing to expose.

@@ -14,6 +14,7 @@ import { isUuid, specOf, startTestEmulator } from './support/harness.js';
 import { RUN_GRAPHS, RUN_SCENARIOS } from './support/langgraph-run-scenarios.js';
 import type { Scenario } from './support/langgraph-scenarios.js';
 import { SCENARIOS } from './support/langgraph-scenarios.js';
+import { STREAM_SCENARIOS } from './support/langgraph-stream-scenarios.js';
 
 /** One place where the two observations differ; `path` has `[*]` for every array index. */
 interface Difference {
@@ -184,14 +185,37 @@ const DIFFERENCES: Record<string, Place[]> = {
 /** What a scenario observed, or the HTTP status of the call that failed it (the SDK throws). */
 type Outcome = { answer: unknown } | { failedWith: number };
 
-async function observe(apiUrl: string, scenario: string, tag: string, scenarios: Record<string, Scenario> = SCENARIOS): Promise<Outcome> {
+async function observe(
+  apiUrl: string,
+  scenario: string,
+  tag: string,
+  scenarios: Record<string, Scenario> = SCENARIOS,
+  masked: (value: unknown) => unknown = mask,
+): Promise<Outcome> {
   try {
-    return { answer: mask(await scenarios[scenario]!(sdk(apiUrl), tag, apiUrl)) };
+    return { answer: masked(await scenarios[scenario]!(sdk(apiUrl), tag, apiUrl)) };
   } catch (error) {
     const status = (error as { status?: number }).status;
     if (typeof status !== 'number') throw error;
     return { failedWith: status };
   }
+}
+
+const ANY_UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const ANY_TIMESTAMP = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g;
+
+/**
+ * Streams carry IDs inside strings too (a checkpoint namespace `agent:<task id>`, a streamed tool
+ * message's `run-<id>-tool-<call id>`): every UUID, 32-digit ID and timestamp in any string or key
+ * is masked.
+ */
+function maskStream(value: unknown): unknown {
+  const text = (t: string) => (HEX_ID.test(t) ? '<hex32>' : t.replace(ANY_UUID, '<uuid>').replace(ANY_TIMESTAMP, '<timestamp>'));
+  if (typeof value === 'string') return text(value);
+  if (Array.isArray(value)) return value.map(maskStream);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [text(key), maskStream(item)]));
+  return value;
 }
 
 /** The differences of two outcomes: a failure on either side is one difference, at `$`. */
@@ -274,6 +298,20 @@ describe('the same runs of the same scripted graphs on the emulator and on the L
       expectDeclared(differencesOf(scenario, onLangGraph, onEmulator));
       expect(emulatorRuns.errors).toEqual([]);
     }, 120_000);
+  }
+});
+
+describe('the same runs streamed in every stream mode on the emulator and on the LangGraph JS server', () => {
+  for (const scenario of Object.keys(STREAM_SCENARIOS)) {
+    it(scenario, async () => {
+      const tag = `differential-${crypto.randomUUID()}`;
+      const [onLangGraph, onEmulator] = await Promise.all([
+        observe(langgraphRuns.url, scenario, tag, STREAM_SCENARIOS, maskStream),
+        observe(emulatorRuns.agentServerUrl, scenario, tag, STREAM_SCENARIOS, maskStream),
+      ]);
+      expectDeclared(differencesOf(scenario, onLangGraph, onEmulator));
+      expect(emulatorRuns.errors).toEqual([]);
+    }, 300_000);
   }
 });
 

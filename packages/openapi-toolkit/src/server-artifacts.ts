@@ -92,6 +92,11 @@ export interface ServerOperation {
       string,
       {
         readonly validator: string | null;
+        /**
+         * The validator of each event of a `text/event-stream` answer (its `x-event-schema`,
+         * decision S10): an event as `{event, data, id}`, `data` read as JSON.
+         */
+        readonly eventValidator: string | null;
         /** Every header the response declares, lower-case: what a browser client may need exposed (CORS). */
         readonly headers: readonly string[];
         readonly requiredHeaders: readonly string[];
@@ -133,8 +138,10 @@ export async function writeServerArtifacts(api: string, outDir: string, distDir?
     for (const [status, declared] of Object.entries<any>(operation.responses ?? {})) {
       const response = resolveRef(lean, declared);
       const schema = response?.content?.['application/json']?.schema;
+      const eventSchema = response?.content?.['text/event-stream']?.['x-event-schema'];
       responses[status] = {
         validator: schema ? add('check', `${operationId}_${status}`, schema) : null,
+        eventValidator: eventSchema ? add('check', `${operationId}_${status}_event`, eventSchema) : null,
         headers: Object.keys(response?.headers ?? {}).map((name) => name.toLowerCase()),
         requiredHeaders: Object.entries<any>(response?.headers ?? {})
           .filter(([, header]) => resolveRef(lean, header)?.required)

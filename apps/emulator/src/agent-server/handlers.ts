@@ -8,6 +8,8 @@ import type { operations as ServerOperations } from '../generated/agent-server/s
 import { assistantHandlers } from './assistant-handlers.js';
 import type { AssistantStore } from './assistant-store.js';
 import { runHandlers } from './run-handlers.js';
+import type { RunStreamOptions } from './run-stream-handlers.js';
+import { runStreamHandlers } from './run-stream-handlers.js';
 import type { RunEngine } from './runs/run-engine.js';
 import type { RunStore } from './runs/run-store.js';
 import type { GraphRegistry } from './scripted-graph.js';
@@ -30,13 +32,14 @@ export interface AgentServerParts {
   engine: RunEngine;
 }
 
-export type AgentServerOptions = ThreadHandlerOptions;
+export type AgentServerOptions = ThreadHandlerOptions & RunStreamOptions;
 
 export function agentServerHandlers(parts: AgentServerParts, options: AgentServerOptions = {}): AgentServerHandlers {
   const now = options.now ?? Date.now;
   const handlers: AgentServerHandlers = {
     ...threadHandlers(parts.threads, parts.graphs, parts.engine, options),
     ...runHandlers(parts.engine, parts.runs, parts.threads),
+    ...runStreamHandlers(parts.engine, parts.runs, parts.threads, options),
     ...assistantHandlers(parts.assistants, parts.threads, parts.graphs, parts.engine, options),
     ...systemHandlers(),
   };

@@ -12,23 +12,30 @@ import type { ThreadStore } from './thread-store.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
-export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadStore) {
-  const threadNotFound = (threadId: string) => new HttpError(404, `Thread with ID ${threadId} not found.`);
-  const runNotFound = (runId: string, threadId: string) => new HttpError(404, `Run with ID ${runId} not found for thread ${threadId}.`);
-  /** The thread's run, or the 404 of the thread or of the run. */
-  const requireRun = (path: { thread_id: string; run_id: string }): RunRow => {
+const threadNotFound = (threadId: string) => new HttpError(404, `Thread with ID ${threadId} not found.`);
+
+/** Finds a thread's run by the path's IDs, or throws the 404 of the thread or of the run. */
+export function runFinder(runs: RunStore, threads: ThreadStore) {
+  return (path: { thread_id: string; run_id: string }): RunRow => {
     const threadId = canonicalUuid(path.thread_id);
     const runId = canonicalUuid(path.run_id);
     const run = runs.get(runId);
     if (run?.thread_id === threadId) return run;
     if (!threads.exists(threadId)) throw threadNotFound(threadId);
-    throw runNotFound(runId, threadId);
+    throw new HttpError(404, `Run with ID ${runId} not found for thread ${threadId}.`);
   };
+}
+
+/** The run's URL, as LangGraph's servers answer it in `Content-Location`. */
+export function runLocation(run: RunRow, stateless: boolean): string {
+  return stateless ? `/runs/${run.run_id}` : `/threads/${run.thread_id}/runs/${run.run_id}`;
+}
+
+export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadStore) {
+  const requireRun = runFinder(runs, threads);
   const create = (threadId: string | null, body: RunCreate, headers: Headers) =>
     engine.create(threadId, body, configurableHeaders(headers));
-  const located = (run: RunRow, stateless: boolean) => ({
-    'Content-Location': stateless ? `/runs/${run.run_id}` : `/threads/${run.thread_id}/runs/${run.run_id}`,
-  });
+  const located = (run: RunRow, stateless: boolean) => ({ 'Content-Location': runLocation(run, stateless) });
   /** Waits for a run the request created: a client that goes away cancels it when the run asks so. */
   const waitFor = (run: RunRow, body: RunCreate, onDisconnect: (listener: () => void) => void, stateless: boolean) => {
     if (body.on_disconnect === 'cancel') onDisconnect(() => engine.cancelRuns([run.run_id], 'interrupt'));
@@ -147,7 +154,7 @@ function shown(run: RunRow): Run {
  * them: `user-agent` and every `x-` header but the credentials (`x-api-key`, `x-tenant-id`,
  * `x-service-key`).
  */
-function configurableHeaders(headers: Headers): Record<string, string> {
+export function configurableHeaders(headers: Headers): Record<string, string> {
   const passed: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;

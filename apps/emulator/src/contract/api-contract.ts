@@ -65,6 +65,8 @@ export interface ContractOperation {
   security: readonly SecurityRequirement[];
   /** Checks an answer against the spec: null when it conforms, a reason otherwise. */
   checkResponse(status: number, body: unknown, headers: Record<string, string>): string | null;
+  /** Checks one event of a streamed answer (`{event, data, id}`) against the spec: a problem, or null. */
+  checkEvent(status: number, event: unknown): string | null;
 }
 
 export interface ApiContract {
@@ -122,7 +124,10 @@ function buildContract(name: ApiName): ApiContract {
   const generated = Object.values(table.operations as Record<string, GeneratedOperation>);
   const operations = generated.map((op): ContractOperation => {
     const responses = new Map(
-      Object.entries(op.responses).map(([status, r]) => [status, { validator: r.validator, requiredHeaders: r.requiredHeaders }]),
+      Object.entries(op.responses).map(([status, r]) => [
+        status,
+        { validator: r.validator, eventValidator: r.eventValidator, requiredHeaders: r.requiredHeaders },
+      ]),
     );
     return {
       operationId: op.operationId,
@@ -137,6 +142,13 @@ function buildContract(name: ApiName): ApiContract {
         ? { required: op.body.required, mediaTypes: op.body.mediaTypes, check: issuesOf(op.body.module, op.body.validator, 'body') }
         : null,
       security: op.security,
+      checkEvent(status, event) {
+        const validator = responses.get(String(status))?.eventValidator;
+        if (!validator) return `status ${status} of ${op.operationId} streams no events in the spec`;
+        const validate = check(validator);
+        if (validate(event)) return null;
+        return describeErrors(validate.errors ?? []);
+      },
       checkResponse(status, body, headers) {
         const entry = responses.get(String(status));
         if (!entry) return `status ${status} is not documented for ${op.operationId} (documented: ${[...responses.keys()].join(', ')})`;

@@ -15,9 +15,14 @@ type DeclaredHeaders<Response> = Response extends { headers: infer Headers }
   ? { [Name in keyof Headers as string extends Name ? never : Name]: Headers[Name] | string }
   : Record<never, never>;
 
-type AnswerFor<Status, Response> = { status: Status } & (JsonBody<Response> extends undefined
-  ? { body?: undefined }
-  : { body: JsonBody<Response> | JsonText<JsonBody<Response>> }) &
+/** Whether a response is a stream of server-sent events: its body is written while the response is open. */
+type IsEventStream<Response> = Response extends { content: { 'text/event-stream': unknown } } ? true : false;
+
+type AnswerFor<Status, Response> = { status: Status } & (IsEventStream<Response> extends true
+  ? { stream: StreamedBody; body?: undefined }
+  : JsonBody<Response> extends undefined
+    ? { body?: undefined }
+    : { body: JsonBody<Response> | JsonText<JsonBody<Response>> }) &
   (keyof DeclaredHeaders<Response> extends never
     ? { headers?: Record<string, string> }
     : { headers: DeclaredHeaders<Response> & Record<string, string | number> });

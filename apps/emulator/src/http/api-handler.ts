@@ -16,6 +16,7 @@ import { decodeParameter, readParameterText, splitQuery } from '../contract/para
 import type { ValidationIssue } from '../contract/validation-errors.js';
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Authenticator, Credentials } from './authenticator.js';
+import { checkedStream } from './checked-stream.js';
 import { HttpError, validationError } from './http-error.js';
 import { readJsonBody } from './json-body.js';
 import type { StreamedBody } from './streamed-body.js';
@@ -85,7 +86,12 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
     const headers = Object.fromEntries(Object.entries(answer.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
     const body = answer.body instanceof JsonText ? JSON.parse(answer.body.text) : answer.body;
     const problem = operation.checkResponse(answer.status, body, headers);
-    if (problem === null) return answer;
+    if (problem === null) {
+      if (!answer.stream) return answer;
+      const status = answer.status;
+      const report = (event: string) => options.onContractViolation?.(`${operation.operationId} streamed against the spec: ${event}`);
+      return { ...answer, stream: checkedStream(answer.stream, (event) => operation.checkEvent(status, event), report) };
+    }
     const message = `${operation.operationId} answered ${answer.status} against the spec: ${problem}`;
     options.onContractViolation?.(message);
     return { status: 500, body: { detail: `Emulator contract violation: ${message}` } };

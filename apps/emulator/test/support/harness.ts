@@ -11,7 +11,7 @@ import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { GraphDefinition } from '../../src/agent-server/scripted-graph.js';
 import type { EmulatorConfig } from '../../src/config.js';
-import type { RunningEmulator } from '../../src/emulator.js';
+import type { EmulatorOptions, RunningEmulator } from '../../src/emulator.js';
 import { startEmulator } from '../../src/emulator.js';
 
 export interface TestEmulator extends RunningEmulator {
@@ -28,6 +28,7 @@ export async function startTestEmulator(
     revisionStepMs?: number;
     db?: string;
     now?: () => number;
+    streams?: EmulatorOptions['streams'];
   } = {},
 ): Promise<TestEmulator> {
   const errors: string[] = [];
@@ -43,6 +44,7 @@ export async function startTestEmulator(
     onError: (message) => errors.push(message),
     onNotice: (message) => notices.push(message),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.streams ? { streams: options.streams } : {}),
   });
   return Object.assign(emulator, { errors, notices });
 }

@@ -23,6 +23,8 @@ import { applyValues, pendingTask } from '../supersteps.js';
 import type { CheckpointRow, ThreadStore } from '../thread-store.js';
 import type { RunEventLog } from './run-events.js';
 import type { RunRow, RunStore } from './run-store.js';
+import type { NodeCall } from './stream-modes.js';
+import { StreamModes } from './stream-modes.js';
 
 type Values = Record<string, unknown>;
 
@@ -71,11 +73,20 @@ export async function runScriptedGraph(context: GraphRun): Promise<RunOutcome> {
 async function outcomeOf(execution: Execution): Promise<RunOutcome> {
   try {
     await execution.execute();
+    execution.modes.runEnded(execution.values);
     return { status: 'success', values: execution.values };
   } catch (error) {
-    if (error instanceof Paused) return { status: 'success', values: execution.values, interrupts: error.interrupts };
+    if (error instanceof Paused) {
+      execution.modes.interrupted(error.interrupts);
+      execution.modes.runEnded(execution.values);
+      return { status: 'success', values: execution.values, interrupts: error.interrupts };
+    }
     if (error instanceof NodeError) {
-      if (error.node) execution.recordTaskError(error.node, error.message);
+      if (error.node) {
+        execution.recordTaskError(error.node, error.message);
+        // Streamed as LangGraph does: the task ends with no writes, then the run's error event.
+        execution.modes.taskFinished(execution.callOf(error.node), {}, [], execution.nowIso());
+      }
       return { status: 'error', error: { error: error.kind, message: error.message } };
     }
     throw error;
@@ -100,6 +111,8 @@ class Execution {
   private indexedValues: Values;
   /** The time of the latest checkpoint written since the thread was last indexed, if any. */
   private unindexed: string | undefined;
+  /** The run's stream modes: each happening of the graph becomes the events they ask for. */
+  readonly modes: StreamModes;
 
   constructor(private readonly context: GraphRun) {
     const { run, graph, threads } = context;
@@ -119,6 +132,14 @@ class Execution {
     this.interruptBefore = (run.kwargs.interrupt_before as string[] | '*' | undefined) ?? [];
     this.interruptAfter = (run.kwargs.interrupt_after as string[] | '*' | undefined) ?? [];
     this.recursionLimit = typeof config.recursion_limit === 'number' ? config.recursion_limit : DEFAULT_RECURSION_LIMIT;
+    this.modes = new StreamModes(context.log, (run.kwargs.stream_mode as string[] | undefined) ?? ['values'], {
+      runId: run.run_id,
+      threadId: run.thread_id,
+      attempt: run.attempt,
+      metadata: (config.metadata as Values | undefined) ?? {},
+      configurable: Object.fromEntries(Object.entries(configurable).filter(([key]) => !key.startsWith('__'))),
+      recursionLimit: this.recursionLimit,
+    });
   }
 
   private wroteCheckpoints(): boolean {
@@ -135,6 +156,7 @@ class Execution {
     // Whether the run goes on from where the thread stopped (no input of its own): then the node
     // it stopped before is not a breakpoint again.
     let continuing = true;
+    this.modes.runStarted(input ?? null, command as Values | undefined);
     if (command) {
       if ((command.update != null || command.goto !== undefined) && !retried) {
         this.writeCommand(command);
@@ -144,6 +166,8 @@ class Execution {
       this.writeInput(input);
       continuing = false;
     }
+    // A run that applied no input of its own streams the state it goes on from first.
+    if (continuing && this.head) this.modes.startedFrom(this.values);
     let first = true;
     while (this.head && this.head.next.length > 0) {
       const node = this.head.next[0]!;
@@ -154,10 +178,12 @@ class Execution {
           'GraphRecursionError',
           `Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langgraph/GRAPH_RECURSION_LIMIT/\n`,
         );
+      const call = this.callOf(node);
+      this.modes.nodeStarted(call, this.values, this.nowIso());
       const written = await this.runNode(node, first ? resume : undefined, first && resumed);
       first = false;
       this.stepsTaken++;
-      this.writeStep(node, written.values, written.cursor);
+      this.writeStep(call, written.values, written.cursor);
       // As in LangGraph, a node in interrupt_after stops the run after it, even as the last one.
       if (matches(this.interruptAfter, node)) throw new Paused([]);
     }
@@ -174,7 +200,7 @@ class Execution {
       metadata: { ...this.metadata, source: 'input', step, parents: {} },
     });
     this.stepsTaken = 1;
-    this.writeStep(START, input, undefined);
+    this.writeStep(this.callOf(START), input, undefined);
   }
 
   /** What a write of the input or of a command's update changes: the graph's state keys only, as LangGraph maps them to its channels. */
@@ -186,23 +212,30 @@ class Execution {
   private async runNode(node: string, resume: unknown, resumed: boolean): Promise<{ values: Values; cursor?: number }> {
     if (node === TOOLS) {
       const calls = pendingToolCalls(this.values);
-      return {
-        values: {
-          // A ToolMessage as LangChain writes it; the messages reducer gives it its ID.
-          messages: calls.map((call) => ({
-            type: 'tool',
-            content: this.graph.toolAnswer(call.name),
-            tool_call_id: call.id,
-            name: call.name,
-            status: 'success',
-            additional_kwargs: {},
-            response_metadata: {},
-          })),
-        },
-      };
+      // ToolMessages as LangChain writes them. Their IDs are the messages reducer's, except while
+      // a messages mode streams them: LangGraph's stream handler names each first, by the tools
+      // node's run ID and the call's, and the state keeps that name.
+      const nodeRunId = newRunId();
+      const messages = calls.map((call) => ({
+        type: 'tool',
+        content: this.graph.toolAnswer(call.name),
+        tool_call_id: call.id,
+        name: call.name,
+        status: 'success',
+        additional_kwargs: {},
+        response_metadata: {},
+        id: this.modes.namesToolMessages ? `run-${nodeRunId}-tool-${call.id}` : newId(),
+      }));
+      for (const [i, call] of calls.entries()) this.modes.toolCalled(this.callOf(TOOLS), call, withoutId(messages[i]!));
+      this.modes.nodeMessages(this.callOf(TOOLS), messages);
+      return { values: { messages } };
     }
     if (node !== AGENT) return { values: {} };
     const input = lastHumanText(this.values);
+    const call = this.callOf(AGENT);
+    // The model call's run ID, which names its reply (`run-<id>`), as LangChain's callbacks do.
+    const modelRunId = newRunId();
+    this.modes.modelStarted(call, modelRunId, this.values);
     const cursor = this.context.runs.replyCursor(this.threadId);
     const choice = this.graph.chooseReply(cursor, { input, state: this.values, resume: resumed ? resume : undefined });
     if (!choice)
@@ -216,27 +249,58 @@ class Execution {
       this.moveCursor(nextCursor);
       throw new NodeError('Error', entry.error, AGENT);
     }
-    if (entry.interrupt !== undefined && !resumed) throw new Paused([this.recordInterrupt(entry.interrupt)]);
-    await this.stream(entry, input, resume);
-    return { values: this.reply(entry, input, resume), cursor: nextCursor };
+    if (entry.interrupt !== undefined && !resumed) {
+      const interrupts = [this.recordInterrupt(entry.interrupt)];
+      this.modes.taskFinished(this.callOf(AGENT), {}, interrupts, this.nowIso());
+      throw new Paused(interrupts);
+    }
+    const message = this.reply(entry, input, resume, modelRunId);
+    await this.stream(message);
+    this.modes.modelEnded(call, modelRunId, message, this.values);
+    return { values: { messages: [message], ...(entry.update ?? {}) }, cursor: nextCursor };
   }
 
-  /** The reply's text, cut in chunks with the graph's pause before each (a cancelled run stops here). */
-  private async stream(entry: ReplyEntry, input: string, resume: unknown): Promise<void> {
-    const { delayMs } = this.graph.streaming;
-    if (delayMs === 0) return;
-    this.flushIndex();
-    const chunks = chunksOf(renderReplyText(entry.text ?? '', { input, resume }), this.graph.streaming.chunk);
-    for (let i = 0; i < Math.max(chunks.length, 1); i++) await pause(delayMs, this.context.signal);
+  /** Where `node` runs now: the step after the head, and the head's task for it. */
+  callOf(node: string): NodeCall {
+    const head = this.head;
+    return { node, step: head ? stepOf(head) + 1 : 0, taskId: head?.tasks.find((task) => task.name === node)?.id ?? '' };
   }
 
   /**
-   * What node `agent` writes for a reply: its AI message, and the reply's `update`. LangGraph's
+   * The reply's text cut in chunks, each streamed to whoever reads them, with the graph's pause
+   * before each (a cancelled run stops there). The last chunk carries the tool calls, as a chat
+   * model's stream ends with them.
+   */
+  private async stream(message: Values): Promise<void> {
+    const { delayMs, chunk } = this.graph.streaming;
+    if (delayMs === 0 && !this.modes.wantsChunks) return;
+    if (delayMs > 0) this.flushIndex();
+    const texts = chunksOf(message.content as string, chunk);
+    if (texts.length === 0) texts.push('');
+    const call = this.callOf(AGENT);
+    for (const [i, text] of texts.entries()) {
+      if (delayMs > 0) await pause(delayMs, this.context.signal);
+      const last = i === texts.length - 1;
+      this.modes.modelChunk(call, {
+        content: text,
+        tool_calls: last ? message.tool_calls : [],
+        invalid_tool_calls: [],
+        tool_call_chunks: last ? message.tool_call_chunks : [],
+        additional_kwargs: {},
+        response_metadata: {},
+        id: message.id,
+        type: 'ai',
+      });
+    }
+  }
+
+  /**
+   * The AI message node `agent` writes for a reply (with the reply's `update`). LangGraph's
    * server calls models with streaming callbacks, so the message it stores is the concatenated
    * stream (`AIMessageChunk`): its ID is `run-` and the model call's run ID, and it keeps the
    * tool calls' `tool_call_chunks`, whether the run was streamed or not.
    */
-  private reply(entry: ReplyEntry, input: string, resume: unknown): Values {
+  private reply(entry: ReplyEntry, input: string, resume: unknown, modelRunId: string): Values {
     const calls = (entry.tool_calls ?? []).map((call) => ({
       name: call.name,
       args: call.args ?? {},
@@ -245,7 +309,7 @@ class Execution {
     }));
     const message: Values = {
       type: 'ai',
-      id: `run-${newRunId()}`,
+      id: `run-${modelRunId}`,
       content: renderReplyText(entry.text ?? '', { input, resume }),
       tool_call_chunks: calls.map((call, index) => ({
         name: call.name,
@@ -259,7 +323,7 @@ class Execution {
       additional_kwargs: {},
       response_metadata: {},
     };
-    return { messages: [message], ...(entry.update ?? {}) };
+    return message;
   }
 
   /**
@@ -291,7 +355,9 @@ class Execution {
   }
 
   /** Commits the checkpoint after `node` wrote `written`: the head's task records the write, the cursor moves. */
-  private writeStep(node: string, written: Values, cursor: number | undefined, source: 'loop' | 'update' = 'loop'): void {
+  private writeStep(call: NodeCall, written: Values, cursor: number | undefined, source: 'loop' | 'update' = 'loop'): void {
+    const { node } = call;
+    const before = this.values;
     this.values = applyValues(this.values, this.ofState(written));
     const next = nextAfter(node, this.values);
     const head = this.head;
@@ -306,12 +372,13 @@ class Execution {
         if (head) this.context.threads.setCheckpointTasks(this.threadId, head.checkpoint_id, withResult(head.tasks, node, written));
         if (cursor !== undefined) this.context.runs.setReplyCursor(this.threadId, cursor);
       },
+      false,
     );
-    this.context.log.publish('values', this.values);
+    this.modes.stepWritten(call, written, before, this.values, next, this.head!);
   }
 
   /** Writes a checkpoint after the head (and whatever else belongs to its step), all or nothing. */
-  private commit(planned: PlannedCheckpoint, alsoWrite?: () => void): void {
+  private commit(planned: PlannedCheckpoint, alsoWrite?: () => void, streamed = true): void {
     this.assertLive();
     const { threads } = this.context;
     const id = newCheckpointId();
@@ -338,6 +405,12 @@ class Execution {
       next: planned.next,
       tasks: planned.tasks,
     };
+    // A step's checkpoint is streamed with the rest of the step's events (writeStep).
+    if (streamed) this.modes.checkpointWritten(this.head);
+  }
+
+  nowIso(): string {
+    return new Date(this.context.now()).toISOString();
   }
 
   private moveCursor(cursor: number): void {
@@ -401,6 +474,10 @@ function runCheckpointMetadata(run: RunRow, configurable: Values): Values {
     thread_id: run.thread_id,
     run_id: run.run_id,
   };
+}
+
+function withoutId({ id: _id, ...message }: Values): Values {
+  return message;
 }
 
 const stepOf = (checkpoint: CheckpointRow): number => (typeof checkpoint.metadata.step === 'number' ? checkpoint.metadata.step : -1);

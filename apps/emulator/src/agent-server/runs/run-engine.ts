@@ -52,7 +52,12 @@ export interface RunEngineParts {
   onError: (message: string) => void;
   /** Where a failure of the user's setup is told (a webhook receiver that is down). */
   onNotice: (message: string) => void;
+  /** How long the events of an ended resumable run stay readable (`Last-Event-ID`). */
+  keepResumableEventsMs?: number;
 }
+
+/** The events of an ended resumable run stay readable this long (decision E21). */
+export const KEEP_RESUMABLE_EVENTS_MS = 15 * 60_000;
 
 type CancelAction = 'interrupt' | 'rollback';
 
@@ -65,14 +70,16 @@ interface Execution {
 }
 
 export class RunEngine {
-  readonly events = new RunEvents();
+  readonly events: RunEvents;
   /** The run each thread is executing, by thread ID. */
   private readonly executing = new Map<string, Execution>();
   /** Threads with a wake-up set for the `after_seconds` of their next run. */
   private readonly wakeUps = new Map<string, NodeJS.Timeout>();
   private closed = false;
 
-  constructor(private readonly parts: RunEngineParts) {}
+  constructor(private readonly parts: RunEngineParts) {
+    this.events = new RunEvents(parts.keepResumableEventsMs ?? KEEP_RESUMABLE_EVENTS_MS);
+  }
 
   private nowIso(): string {
     return new Date(this.parts.now()).toISOString();
@@ -228,7 +235,7 @@ export class RunEngine {
           threads.deleteCheckpointsOfRun(run.thread_id, runId);
           runs.delete(runId);
         } else runs.finish(runId, 'interrupted', outcome, this.nowIso());
-        this.events.end(runId, action === 'rollback' ? this.threadValues(run.thread_id) : outcome);
+        this.events.end(runId, action === 'rollback' ? this.threadValues(run.thread_id) : outcome, isResumable(run));
         touched.add(run.thread_id);
       }
       for (const threadId of touched) this.settleThread(threadId, 'cancelled');
@@ -254,7 +261,13 @@ export class RunEngine {
     if (run.status === 'pending' || run.status === 'running') return false;
     this.parts.threads.deleteCheckpointsOfRun(run.thread_id, run.run_id);
     this.parts.runs.delete(run.run_id);
+    this.events.forget(run.run_id);
     return true;
+  }
+
+  /** The run the thread is executing now, if any. */
+  executingRun(threadId: string): string | undefined {
+    return this.executing.get(threadId)?.runId;
   }
 
   /** Whether the thread has a run pending or running. */
@@ -273,6 +286,7 @@ export class RunEngine {
     }
     for (const threadId of threadIds) {
       for (const run of this.parts.runs.inFlightOf(threadId)) this.events.end(run.run_id, {});
+      this.events.threadGone(threadId);
       clearTimeout(this.wakeUps.get(threadId));
       this.wakeUps.delete(threadId);
     }
@@ -294,6 +308,7 @@ export class RunEngine {
     this.wakeUps.clear();
     for (const execution of this.executing.values()) execution.controller.abort('close');
     this.executing.clear();
+    this.events.close();
   }
 
   /** Starts the thread's next run when none executes and its time has come. */
@@ -326,6 +341,9 @@ export class RunEngine {
     runs.transaction(() => runs.start(queued.run_id));
     const run: RunRow = { ...queued, status: 'running', attempt: queued.attempt + 1 };
     const log = this.events.open(run.run_id);
+    this.events.runStarted(run.thread_id, run.run_id, log);
+    // Every attempt's events begin with which run and attempt they are, as LangGraph's do.
+    log.publish('metadata', { run_id: run.run_id, attempt: run.attempt });
     const startedAt = this.nowIso();
     let outcome: RunOutcome;
     try {
@@ -352,7 +370,8 @@ export class RunEngine {
         ),
       );
     }
-    this.events.end(run.run_id, answer);
+    if (outcome.status === 'error') log.publish('error', outcome.error);
+    this.events.end(run.run_id, answer, isResumable(run));
     queueMicrotask(() => this.kick(run.thread_id));
   }
 
@@ -405,6 +424,8 @@ export class RunEngine {
 export class ScriptError extends Error {
   override name = 'Error';
 }
+
+const isResumable = (run: RunRow): boolean => run.kwargs.resumable === true;
 
 const graphIdOf = (run: RunRow): string => String(((run.kwargs.config as Values).configurable as Values).graph_id);
 

@@ -55,9 +55,23 @@ export class RunEventLog {
   }
 }
 
-/** The logs of the runs in flight, by run ID. */
+/** A thread stream's view of the thread's runs. */
+export interface ThreadWatcher {
+  onRun(runId: string, log: RunEventLog): void;
+  onGone(): void;
+}
+
+/**
+ * The logs of the runs in flight, by run ID, and the ended logs of resumable runs (`stream_resumable`),
+ * kept for `keptMs` after their end so that a client can replay them with `Last-Event-ID`.
+ */
 export class RunEvents {
   private readonly logs = new Map<string, RunEventLog>();
+  private readonly kept = new Map<string, { log: RunEventLog; timer: NodeJS.Timeout }>();
+  /** Who follows each thread's runs (thread streams): told of each run that starts, and of the thread's end. */
+  private readonly threadWatchers = new Map<string, Set<ThreadWatcher>>();
+
+  constructor(private readonly keptMs: number) {}
 
   /** The log of a run, made when the run is created (or started again after a restart). */
   open(runId: string): RunEventLog {
@@ -69,15 +83,69 @@ export class RunEvents {
     return log;
   }
 
+  /** The log of a run in flight. */
   get(runId: string): RunEventLog | undefined {
     return this.logs.get(runId);
   }
 
-  /** Ends a run's log with its outcome and lets it go: later waiters read the outcome from the run's row. */
-  end(runId: string, outcome: RunWaitResult): void {
+  /** What a stream can read of a run: its log while in flight, or the kept log of an ended resumable run. */
+  readable(runId: string): RunEventLog | undefined {
+    return this.logs.get(runId) ?? this.kept.get(runId)?.log;
+  }
+
+  /**
+   * Ends a run's log with its outcome and lets it go (later waiters read the outcome from the
+   * run's row), or keeps it a while when the run's stream is resumable.
+   */
+  end(runId: string, outcome: RunWaitResult, resumable = false): void {
     const log = this.logs.get(runId);
     if (!log) return;
     this.logs.delete(runId);
     log.end(outcome);
+    if (!resumable || this.keptMs <= 0) return;
+    const timer = setTimeout(() => this.kept.delete(runId), this.keptMs);
+    timer.unref();
+    this.kept.set(runId, { log, timer });
+  }
+
+  /** Follows the runs of a thread as they start executing, until the thread is deleted; returns an unsubscribe. */
+  watchThread(threadId: string, watcher: ThreadWatcher): () => void {
+    let watchers = this.threadWatchers.get(threadId);
+    if (!watchers) {
+      watchers = new Set();
+      this.threadWatchers.set(threadId, watchers);
+    }
+    const mine = watchers;
+    mine.add(watcher);
+    return () => {
+      mine.delete(watcher);
+      if (mine.size === 0 && this.threadWatchers.get(threadId) === mine) this.threadWatchers.delete(threadId);
+    };
+  }
+
+  /** A run of the thread starts executing with this log (before its first event). */
+  runStarted(threadId: string, runId: string, log: RunEventLog): void {
+    for (const watcher of this.threadWatchers.get(threadId) ?? []) watcher.onRun(runId, log);
+  }
+
+  /** The thread was deleted: its watchers stop. */
+  threadGone(threadId: string): void {
+    const watchers = this.threadWatchers.get(threadId);
+    this.threadWatchers.delete(threadId);
+    for (const watcher of watchers ?? []) watcher.onGone();
+  }
+
+  /** Drops a run's kept events (the run was deleted). */
+  forget(runId: string): void {
+    const kept = this.kept.get(runId);
+    if (!kept) return;
+    clearTimeout(kept.timer);
+    this.kept.delete(runId);
+  }
+
+  /** Drops every kept log: the emulator is closing. */
+  close(): void {
+    for (const { timer } of this.kept.values()) clearTimeout(timer);
+    this.kept.clear();
   }
 }

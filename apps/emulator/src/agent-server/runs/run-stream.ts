@@ -1,0 +1,141 @@
+// A run's events as a server-sent event stream: the reader side of the run's log (run-events.ts).
+// It only reads what the run engine wrote: it replays the events the client has not seen, follows
+// the new ones, frames each as LangGraph's servers do (`event:`, `data:`, `id:`), keeps a silent
+// connection alive with comment lines, and ends with the run. A client that goes away stops the
+// reading, and cancels the run only when the request asked for that.
+import type { StreamedBody } from '../../http/streamed-body.js';
+import type { RunEvent, RunEventLog, RunEvents } from './run-events.js';
+
+export interface RunStreamOptions {
+  /** The run's log; undefined when the run ended and its events were not kept (the stream ends at once). */
+  log: RunEventLog | undefined;
+  /**
+   * The first event to send, by its place in the log: 0 for everything (the request that created
+   * the run, or `Last-Event-ID: -1`), `id + 1` after a `Last-Event-ID`, undefined for the events
+   * from now on (joining without one).
+   */
+  from: number | undefined;
+  /** A comment line after this long without a frame, so that proxies and clients see the connection live. */
+  heartbeatMs: number;
+  /** Called once when the client goes away before the run ended (cancel the run, if asked to). */
+  onClientGone?: () => void;
+  /** Only the events of these stream modes (`metadata` and `error` always pass); all when undefined. */
+  modes?: readonly string[];
+}
+
+export function runEventStream(options: RunStreamOptions): StreamedBody {
+  return {
+    start(sink) {
+      const { log } = options;
+      if (!log) {
+        sink.end();
+        return;
+      }
+      const wanted = options.modes === undefined ? undefined : new Set(options.modes);
+      const send = (event: RunEvent) => {
+        const mode = modeOf(event.event);
+        if (wanted && mode !== ALWAYS && !wanted.has(mode)) return;
+        sink.write(frameOf(event.event, event.data, String(event.id)));
+        heartbeat.refresh();
+      };
+      const heartbeat = setInterval(() => sink.write(HEARTBEAT), options.heartbeatMs);
+      heartbeat.unref();
+      const finish = () => {
+        clearInterval(heartbeat);
+        sink.end();
+      };
+      // Replay and subscribe in one turn: no event can slip in between.
+      if (options.from !== undefined) for (const event of log.events.slice(Math.max(options.from, 0))) send(event);
+      const unfollow = log.follow(send, finish);
+      sink.onClose(() => {
+        clearInterval(heartbeat);
+        unfollow();
+        if (!log.ended) options.onClientGone?.();
+      });
+    },
+  };
+}
+
+/**
+ * A thread's stream: the events of each run of the thread as it executes, one run after the other,
+ * until the client leaves or the thread is deleted. Its ids are `<run_id>:<n>`, so that
+ * `Last-Event-ID` names the run and the place in it.
+ */
+export function threadEventStream(options: {
+  events: RunEvents;
+  threadId: string;
+  /** The run the thread is executing now, if any. */
+  executing: string | undefined;
+  lastEventId: string | undefined;
+  heartbeatMs: number;
+}): StreamedBody {
+  return {
+    start(sink) {
+      const { events, threadId } = options;
+      const heartbeat = setInterval(() => sink.write(HEARTBEAT), options.heartbeatMs);
+      heartbeat.unref();
+      let unfollow = () => {};
+      const follow = (runId: string, log: RunEventLog, from: number) => {
+        unfollow();
+        const send = (event: RunEvent) => {
+          sink.write(frameOf(event.event, event.data, `${runId}:${event.id}`));
+          heartbeat.refresh();
+        };
+        for (const event of log.events.slice(from)) send(event);
+        unfollow = log.follow(send, () => {});
+      };
+      const finish = () => {
+        clearInterval(heartbeat);
+        unfollow();
+        unwatch();
+        sink.end();
+      };
+      const unwatch = events.watchThread(threadId, { onRun: (runId, log) => follow(runId, log, 0), onGone: finish });
+      // Continue the run the client last heard of, if its events are still here; else join the run executing now.
+      const resumed = /^(?<runId>[0-9a-f-]{36}):(?<n>\d+)$/.exec(options.lastEventId ?? '')?.groups;
+      const resumedLog = resumed && events.readable(resumed.runId!);
+      if (resumed && resumedLog) follow(resumed.runId!, resumedLog, Number(resumed.n) + 1);
+      else if (options.executing) {
+        const log = events.get(options.executing);
+        if (log) follow(options.executing, log, 0);
+      }
+      sink.onClose(() => {
+        clearInterval(heartbeat);
+        unfollow();
+        unwatch();
+      });
+    },
+  };
+}
+
+const ALWAYS = '*';
+
+/**
+ * A comment line, and no blank line after it: a blank line would end an event, and the LangGraph
+ * SDK's decoder then yields an empty event (it keeps the last event ID, so the block is not empty).
+ */
+const HEARTBEAT = ': heartbeat\n';
+
+/** The stream mode an event belongs to; `metadata` and `error` belong to every stream (ALWAYS). */
+function modeOf(event: string): string {
+  const name = event.split('|')[0]!;
+  if (name === 'messages') return 'messages-tuple';
+  if (name.startsWith('messages/')) return 'messages';
+  if (name === 'metadata' || name === 'error') return ALWAYS;
+  return name;
+}
+
+/** One event as an SSE frame; `data` is one line of JSON (JSON never holds a raw line break). */
+export function frameOf(event: string, data: unknown, id: string | undefined): string {
+  const json = JSON.stringify(data) ?? 'null';
+  return id === undefined ? `event: ${event}\ndata: ${json}\n\n` : `event: ${event}\ndata: ${json}\nid: ${id}\n\n`;
+}
+
+/**
+ * Where a stream resumes after `Last-Event-ID`: the event after it; `-1` (or anything before the
+ * first event) replays from the start. Undefined when the header is absent or not a number.
+ */
+export function resumeFrom(lastEventId: string | undefined): number | undefined {
+  if (lastEventId === undefined || !/^-?\d+$/.test(lastEventId.trim())) return undefined;
+  return Math.max(Number(lastEventId) + 1, 0);
+}
