@@ -6,3 +6,4 @@ export { type AgentServerClient, type AgentServerClientOptions, createAgentServe
 // HTTPValidationError, ...), as openapi-typescript generates them.
 export type * from './generated/openapi.js';
 export { iterateHistory, iterateThreads, type PageOptions } from './pagination.js';
+export { type JoinStreamOptions, joinStream, type StreamOptions, streamRun, streamStatelessRun } from './streaming.js';
