@@ -64,11 +64,16 @@ function compare(scenario: string, path: string, langgraph: unknown, emulator: u
   }
 }
 
-/** A place in the observations: a scenario and a path into what it observed. */
-type Place = { scenario: string; path: string };
+/**
+ * A place in the observations: a scenario and a path into what it observed. A listed place's path
+ * may be a pattern, for what shows in every event of a stream that carries it.
+ */
+type Place = { scenario: string; path: string | RegExp };
 
 /** Whether a listed place is where a difference showed. */
-const isAt = (place: Place, seen: Place) => (place.scenario === '*' || place.scenario === seen.scenario) && place.path === seen.path;
+const isAt = (place: Place, seen: { scenario: string; path: string }) =>
+  (place.scenario === '*' || place.scenario === seen.scenario) &&
+  (typeof place.path === 'string' ? place.path === seen.path : place.path.test(seen.path));
 
 /**
  * Where each deliberate difference shows: scenario and path of the observation. A `*` scenario is
@@ -102,10 +107,11 @@ const DIFFERENCES: Record<string, Place[]> = {
     })),
   ],
   // Runs (RUN_SCENARIOS).
-  'run-metadata-platform': ['langgraph_version', 'langgraph_api_url'].map((key) => ({
-    scenario: '*',
-    path: `$.history.entries[*].metadata.${key}`,
-  })),
+  'run-metadata-platform': [
+    ...['langgraph_version', 'langgraph_api_url'].map((key) => ({ scenario: '*', path: `$.history.entries[*].metadata.${key}` })),
+    // In streams: the metadata of every task, model call and debug checkpoint, and the versions LangChain adds to a model call's.
+    { scenario: '*', path: /^\$\.[a-z+-]+(\.runs\[\*\]\[\*\]|\[\*\]).*\.(langgraph_version|langgraph_api_url|versions)$/ },
+  ],
   'tool-message-metadata': [
     '$.answer.messages[*].metadata',
     '$.after.values.messages[*].metadata',
@@ -113,7 +119,10 @@ const DIFFERENCES: Record<string, Place[]> = {
     '$.second.messages[*].metadata',
     '$.history.entries[*].values.messages[*].metadata',
     '$.history.entries[*].tasks[*].result.messages[*].metadata',
-  ].map((path) => ({ scenario: '*', path })),
+  ]
+    .map((path): Place => ({ scenario: '*', path }))
+    // In streams and their final state: every tool message, wherever an event carries one.
+    .concat({ scenario: '*', path: /^\$\.[a-z+-]+[.[].*(messages\[\*\](\[\*\])?|output|data\[\*\])\.metadata$/ }),
   'run-error-message': [{ scenario: 'scripted error', path: '$.answer.__error__.message' }],
   'task-error-message': [{ scenario: 'scripted error', path: '$.after.tasks[*].error' }],
   'checkpoint-not-sticky': [{ scenario: 'a plain run after regenerating', path: '$.next.messages' }],
@@ -180,6 +189,14 @@ const DIFFERENCES: Record<string, Place[]> = {
   })),
   'schemas-of-a-javascript-graph': [{ scenario: 'assistant schemas', path: '$' }],
   'malformed-assistant-id-is-422': [{ scenario: 'get malformed assistant id', path: '$' }],
+  // Streams (STREAM_SCENARIOS).
+  'stream-location': [{ scenario: '*', path: '$.location' }],
+  'stream-stateless-ids': [{ scenario: 'stateless stream on the wire', path: '$.ids' }],
+  'stream-heartbeat': [{ scenario: 'a silent run streamed', path: '$.comments' }],
+  'join-stream-unknown-run-404': ['$.status', '$.events'].map((path) => ({ scenario: 'join stream of an unknown run', path })),
+  'thread-stream': [{ scenario: 'thread stream', path: '$.status' }],
+  'join-stream-mode-filter': [{ scenario: 'join stream with stream_mode', path: '$.events' }],
+  'stream-events-kept': [{ scenario: 'two readers of a run', path: '$.sameEvents' }],
 };
 
 /** What a scenario observed, or the HTTP status of the call that failed it (the SDK throws). */

@@ -3,6 +3,7 @@
 // JS server sends them for the same graph (the recorded shapes are the expectations here; the
 // differential test compares with the live server), interrupts, errors inside a 200 stream, the
 // stateless stream, joining and resuming with Last-Event-ID, heartbeats, and a client going away.
+import { createAgentServerClient, joinStream, streamRun } from '@agentplane/agent-server';
 import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphDefinition } from '../src/agent-server/scripted-graph.js';
@@ -43,7 +44,7 @@ interface StreamEvent {
   data: any;
   id?: string;
 }
-const ask = (content: string) => ({ messages: [{ type: 'human', content }] });
+const ask = (content: string) => ({ messages: [{ type: 'human' as const, content }] });
 const newThread = async (graphId = 'support') => (await client.threads.create({ graphId })).thread_id;
 
 async function collect(stream: AsyncIterable<{ event: string; data: unknown; id?: string }>): Promise<StreamEvent[]> {
@@ -252,6 +253,29 @@ describe('a streamed run', () => {
     });
     expect(response.status).toBe(422);
     expect((await response.json()).detail[0].loc).toEqual(['body', 'stream_mode']);
+  });
+});
+
+describe("agentplane's typed client", () => {
+  it('streams a run as typed events, and joins it from Last-Event-ID', async () => {
+    const api = createAgentServerClient({ baseUrl: emulator.agentServerUrl });
+    const threadId = await newThread();
+    const events = [];
+    for await (const event of streamRun(api, threadId, {
+      assistant_id: 'support',
+      input: ask('hello'),
+      stream_mode: ['values', 'updates'],
+    }))
+      events.push(event);
+    expect(events.map((event) => event.event)).toEqual(['metadata', 'values', 'updates', 'values']);
+    const last = events.at(-1)!;
+    expect(last.event).toBe('values');
+    expect((last.data as { messages: Values[] }).messages.map((message) => message.content)).toEqual(['hello', 'You said: hello']);
+    // The run has ended and was not resumable: a join after it has nothing to send.
+    const runId = (events[0]!.data as { run_id: string }).run_id;
+    const joined = [];
+    for await (const event of joinStream(api, threadId, runId, { lastEventId: '-1' })) joined.push(event);
+    expect(joined).toEqual([]);
   });
 });
 

@@ -17,7 +17,7 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
 const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export interface RunStreamOptions {
-  /** A comment line after this long without an event (decision A18). */
+  /** A comment line after this long without an event (decisions A18, E21). */
   heartbeatMs?: number;
 }
 

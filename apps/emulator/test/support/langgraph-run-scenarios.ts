@@ -24,6 +24,8 @@ export const RUN_GRAPHS: Record<string, GraphDefinition & { replies: Record<stri
   },
   // Eight words, 400 ms before each: a run is running for about 3 s, time for a cancel or a second run.
   slow: { replies: [{ text: 'one two three four five six seven eight' }], stream: { chunk: 'word', delay_ms: 400 } },
+  // One reply after 6 s of silence: longer than the emulator's 5 s between heartbeats.
+  silent: { replies: [{ text: 'at last' }], stream: { chunk: 'whole', delay_ms: 6000 } },
 };
 
 const ask = (content: string) => ({ messages: [{ type: 'human', content }] });

@@ -60,7 +60,74 @@ function streamedInEveryMode(steps: { input?: unknown; command?: unknown; graph?
   };
 }
 
+/** A stream read off the wire: its events' names and ids, its comment lines, and its headers. */
+async function onTheWire(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> }) {
+  const response = await fetch(url, {
+    method: init.method ?? 'POST',
+    headers: { 'content-type': 'application/json', ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  const lines = text.split('\n');
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    location: response.headers.get('location') === null ? '(none)' : '(a URL)',
+    events: lines.filter((line) => line.startsWith('event: ')).map((line) => line.slice('event: '.length)),
+    ids: lines.filter((line) => line.startsWith('id: ')).map((line) => line.slice('id: '.length)),
+    comments: lines.filter((line) => line.startsWith(':')).length > 0,
+  };
+}
+
+const newThreadOf = async (client: Client, tag: string, graph: string) =>
+  (await client.threads.create({ metadata: { graph_id: graph, suite: tag } })).thread_id;
+
 export const STREAM_SCENARIOS: Record<string, Scenario> = {
+  'stream on the wire': async (client, tag, url) => {
+    const threadId = await newThreadOf(client, tag, 'support');
+    return onTheWire(`${url}/threads/${threadId}/runs/stream`, { body: { assistant_id: 'support', input: ask('hello') } });
+  },
+  'stateless stream on the wire': async (_client, _tag, url) =>
+    onTheWire(`${url}/runs/stream`, { body: { assistant_id: 'echo', input: ask('once') } }),
+  'a silent run streamed': async (client, tag, url) => {
+    const threadId = await newThreadOf(client, tag, 'silent');
+    return onTheWire(`${url}/threads/${threadId}/runs/stream`, { body: { assistant_id: 'silent', input: ask('wait') } });
+  },
+  'join stream of an unknown run': async (client, tag, url) => {
+    const threadId = await newThreadOf(client, tag, 'support');
+    const { status, events } = await onTheWire(`${url}/threads/${threadId}/runs/${crypto.randomUUID()}/stream`, { method: 'GET' });
+    return { status, events };
+  },
+  'thread stream': async (client, tag, url) => {
+    const threadId = await newThreadOf(client, tag, 'support');
+    const response = await fetch(`${url}/threads/${threadId}/stream`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined);
+    const status = response?.status;
+    await response?.body?.cancel();
+    return { status };
+  },
+  'join stream with stream_mode': async (client, tag) => {
+    const threadId = await newThreadOf(client, tag, 'support');
+    const run = await client.runs.create(threadId, 'support', {
+      input: ask('hello'),
+      streamMode: ['values', 'updates'],
+      streamResumable: true,
+    });
+    await client.runs.join(threadId, run.run_id);
+    const joined = await collect(client.runs.joinStream(threadId, run.run_id, { lastEventId: '-1', streamMode: ['values'] }));
+    return { events: joined.map((event) => event.event) };
+  },
+  'two readers of a run': async (client, tag) => {
+    const threadId = await newThreadOf(client, tag, 'slow');
+    const run = await client.runs.create(threadId, 'slow', { input: ask('go'), streamMode: 'values' });
+    const [first, second] = await Promise.all([
+      collect(client.runs.joinStream(threadId, run.run_id)),
+      collect(client.runs.joinStream(threadId, run.run_id)),
+    ]);
+    // Whether each reader got the run's events, all of them: which reader LangGraph's server
+    // hands which event to varies, so only this is compared.
+    return { sameEvents: first.length > 0 && JSON.stringify(first) === JSON.stringify(second) };
+  },
+
   'streamed plain reply': streamedInEveryMode([{ input: ask('hello') }]),
   'streamed tool call and answer': streamedInEveryMode([{ input: ask('where is my order?') }]),
   'streamed interrupt and resume': streamedInEveryMode([{ input: ask('I want a refund') }, { command: { resume: 'yes' } }]),

@@ -136,7 +136,13 @@ class Execution {
       runId: run.run_id,
       threadId: run.thread_id,
       attempt: run.attempt,
-      metadata: (config.metadata as Values | undefined) ?? {},
+      // The graph's callbacks know the run's graph and assistant, on a stateless run too.
+      metadata: {
+        ...((config.metadata as Values | undefined) ?? {}),
+        graph_id: configurable.graph_id,
+        assistant_id: configurable.assistant_id,
+      },
+      temporary: run.kwargs.temporary === true,
       configurable: Object.fromEntries(Object.entries(configurable).filter(([key]) => !key.startsWith('__'))),
       recursionLimit: this.recursionLimit,
     });
@@ -167,7 +173,7 @@ class Execution {
       continuing = false;
     }
     // A run that applied no input of its own streams the state it goes on from first.
-    if (continuing && this.head) this.modes.startedFrom(this.values);
+    if (continuing && this.head) this.modes.startedFrom(this.values, this.head);
     let first = true;
     while (this.head && this.head.next.length > 0) {
       const node = this.head.next[0]!;
@@ -369,7 +375,8 @@ class Execution {
         metadata: { ...this.metadata, source, step: head ? stepOf(head) + 1 : -1, parents: {} },
       },
       () => {
-        if (head) this.context.threads.setCheckpointTasks(this.threadId, head.checkpoint_id, withResult(head.tasks, node, written));
+        if (head)
+          this.context.threads.setCheckpointTasks(this.threadId, head.checkpoint_id, withResult(head.tasks, node, recorded(node, written)));
         if (cursor !== undefined) this.context.runs.setReplyCursor(this.threadId, cursor);
       },
       false,
@@ -478,6 +485,15 @@ function runCheckpointMetadata(run: RunRow, configurable: Values): Values {
 
 function withoutId({ id: _id, ...message }: Values): Values {
   return message;
+}
+
+/**
+ * What a node's task records that it wrote, as LangGraph's pending writes keep it: the tool
+ * answers without the IDs the messages reducer gives them afterwards.
+ */
+function recorded(node: string, written: Values): Values {
+  if (node !== TOOLS || !Array.isArray(written.messages)) return written;
+  return { ...written, messages: (written.messages as Values[]).map(withoutId) };
 }
 
 const stepOf = (checkpoint: CheckpointRow): number => (typeof checkpoint.metadata.step === 'number' ? checkpoint.metadata.step : -1);

@@ -39,6 +39,8 @@ export interface StreamRunContext {
   /** The run's `config.configurable` (its request headers, IDs, and the assistant's and its own keys). */
   configurable: Values;
   recursionLimit: number;
+  /** A stateless run that deletes its thread: LangGraph runs it without a checkpointer, so it streams no checkpoint. */
+  temporary: boolean;
 }
 
 /** A checkpoint as the runner committed it. */
@@ -49,7 +51,7 @@ export interface WrittenCheckpoint {
   values: Values;
   metadata: Values;
   next: string[];
-  tasks: { id: string; name: string; path?: unknown[] }[];
+  tasks: { id: string; name: string; path?: unknown[]; interrupts?: unknown[] }[];
 }
 
 /** Where a node runs: its step and its task's ID (the checkpoint namespace names both). */
@@ -136,10 +138,11 @@ export class StreamModes {
   }
 
   /** A checkpoint was committed. */
-  checkpointWritten(checkpoint: WrittenCheckpoint): void {
-    if (!this.checkpoints && !this.debug) return;
+  checkpointWritten(checkpoint: WrittenCheckpoint, whole = false): void {
+    if ((!this.checkpoints && !this.debug) || this.context.temporary) return;
     const { source, step, parents } = checkpoint.metadata;
-    const metadata = { source, step, parents };
+    // A checkpoint written now shows what the loop knows of it; one loaded to continue from, all it stored.
+    const metadata = whole ? checkpoint.metadata : { source, step, parents };
     if (this.checkpoints) this.log.publish('checkpoints', { values: checkpoint.values, metadata, next: checkpoint.next });
     if (!this.debug) return;
     const parent = checkpoint.parent_checkpoint_id;
@@ -149,7 +152,8 @@ export class StreamModes {
       timestamp: checkpoint.created_at,
       payload: {
         config: this.debugConfig(checkpoint.checkpoint_id),
-        ...(parent ? { parent_config: this.debugConfig(parent) } : {}),
+        // A loaded checkpoint's parent is known by its reference only.
+        ...(parent ? { parent_config: whole ? { configurable: this.checkpointReferenceConfig(parent) } : this.debugConfig(parent) } : {}),
         values: checkpoint.values,
         metadata,
         next: checkpoint.next,
@@ -157,7 +161,7 @@ export class StreamModes {
           id: task.id,
           name: task.name,
           path: task.path ?? ['__pregel_pull', task.name],
-          interrupts: [],
+          interrupts: task.interrupts ?? [],
         })),
         checkpoint: this.checkpointReference(checkpoint.checkpoint_id),
         parent_checkpoint: parent ? this.checkpointReference(parent) : null,
@@ -264,6 +268,10 @@ export class StreamModes {
     };
   }
 
+  private checkpointReferenceConfig(checkpointId: string): Values {
+    return { checkpoint_ns: '', thread_id: this.context.threadId, checkpoint_id: checkpointId };
+  }
+
   private checkpointReference(checkpointId: string): Values {
     return { thread_id: this.context.threadId, checkpoint_id: checkpointId, checkpoint_ns: '', checkpoint_map: null };
   }
@@ -279,7 +287,8 @@ export class StreamModes {
   }
 
   /** The state a run starts from when it continues without input. */
-  startedFrom(values: Values): void {
+  startedFrom(values: Values, head: WrittenCheckpoint): void {
+    this.checkpointWritten(head, true);
     if (this.values) this.log.publish('values', values);
     this.completeMessages(values);
   }
