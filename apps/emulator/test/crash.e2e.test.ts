@@ -5,77 +5,18 @@
 // values and full history, the deployment with its latest revision. Writes that were in flight
 // when it died may or may not exist, but nothing beyond what was sent. Several rounds kill it at
 // different moments of the load, each restart checking everything acknowledged so far.
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { createAgentServerClient } from '@agentplane/agent-server';
 import { createControlPlaneClient } from '@agentplane/control-plane';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningCli } from './support/cli-process.js';
+import { children, startCli } from './support/cli-process.js';
 
-const BIN = fileURLToPath(new URL('../bin/agentplane-emulator.js', import.meta.url));
 const RUN = crypto.randomUUID();
-
-interface RunningCli {
-  child: ChildProcess;
-  agentServerUrl: string;
-  controlPlaneUrl: string;
-  apiKey: string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const children = new Set<ChildProcess>();
-
-async function startCli(db: string, config?: string): Promise<RunningCli> {
-  // No AGENTPLANE_EMULATOR_* from the environment: the flags alone decide.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AGENTPLANE_EMULATOR_')));
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      '--db',
-      db,
-      '--control-plane-port',
-      '0',
-      '--agent-server-port',
-      '0',
-      '--revision-step-ms',
-      '20',
-      ...(config ? ['--config', config] : []),
-    ],
-    { env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal });
-    }),
-  );
-  const ready = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within 20 s; stdout: ${stdout} stderr: ${stderr}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-      if (/ready.*\n/.test(stdout)) {
-        clearTimeout(timer);
-        resolve(stdout);
-      }
-    });
-    void exited.then(({ code, signal }) => reject(new Error(`exited (${code ?? signal}) before ready; stderr: ${stderr}`)));
-  });
-  const urls = /ready: control plane (http:\/\/\S+) · agent server (http:\/\/\S+)/.exec(ready);
-  const apiKey = /uses API key (\S+)/.exec(ready)?.[1];
-  if (!urls || !apiKey) throw new Error(`cannot read the URLs and the API key from: ${ready}`);
-  return { child, controlPlaneUrl: urls[1]!, agentServerUrl: urls[2]!, apiKey, stderr: () => stderr, exited };
-}
 
 /** What the load was told happened: acknowledged writes, and those sent but never answered. */
 interface Ledger {
