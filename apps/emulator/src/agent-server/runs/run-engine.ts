@@ -196,7 +196,9 @@ export class RunEngine {
         );
       return row;
     });
-    queueMicrotask(() => this.kick(run.thread_id));
+    // The run starts once the request that made it has been answered (and committed): a stream
+    // then sends its first events while the run goes on, not the whole run at once.
+    setImmediate(() => this.kick(run.thread_id));
     return run;
   }
 
@@ -347,6 +349,9 @@ export class RunEngine {
     const startedAt = this.nowIso();
     let outcome: RunOutcome;
     try {
+      // A streamed run lets its first event leave before it computes the rest: node:http sends a
+      // chunk only once the current turn ends, and a script without pauses ends in one turn.
+      if (log.followed) await new Promise((resolve) => setImmediate(resolve));
       const graph = graphs.get(graphIdOf(run));
       if (!graph) throw new ScriptError(`Graph "${graphIdOf(run)}" is not configured.`);
       outcome = await runScriptedGraph({ run, graph, threads, runs, log, signal, now: this.parts.now });

@@ -36,6 +36,11 @@ export class RunEventLog {
     this.endListeners.clear();
   }
 
+  /** Whether a stream reads the run's events as they come. */
+  get followed(): boolean {
+    return this.listeners.size > 0;
+  }
+
   get ended(): boolean {
     return this.outcome !== undefined;
   }
