@@ -1,0 +1,350 @@
+// The LangGraph SDK's React hook `useStream`, in Chromium, against the emulator (issue 27): a chat
+// page (test/browser/use-stream/app.tsx), bundled here with esbuild and served from an origin of
+// its own, calls the emulator's agent server across origins as a UI developer's page would, and
+// everything is checked through what it renders: a reply streaming in word by word, a tool call
+// and its result, an interrupt and its resume, stop() cancelling a run, an edit branching the
+// thread, and a reload rejoining a run in flight. The emulator's side (run status, history) is
+// read with the SDK's Client from node. A screenshot of each scenario is kept under
+// apps/emulator/test-results/use-stream/.
+//
+// Needs Chromium; without it the suite is skipped with a notice, except in CI.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@langchain/langgraph-sdk';
+import { build } from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { GraphDefinition } from '../src/agent-server/scripted-graph.js';
+import type { TestEmulator } from './support/harness.js';
+import { startTestEmulator } from './support/harness.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium) {
+  const notice = `Chromium not found at ${CHROMIUM}: the useStream browser test is SKIPPED (apt-get install chromium, or set CHROMIUM_PATH).`;
+  if (process.env.CI) throw new Error(`${notice} CI never skips it.`);
+  console.warn(`\n⚠️  ${notice}\n`);
+}
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const APP = path.join(HERE, 'browser/use-stream/app.tsx');
+const SCREENSHOTS = path.join(HERE, '../test-results/use-stream');
+/** Generous: a shared 2-core machine may be running other suites. */
+const WAIT = { timeout: 30_000 };
+
+const REPLY = 'The quick brown fox jumps over the lazy dog';
+const STORY = Array.from({ length: 30 }, (_, index) => `word${index + 1}`).join(' ');
+const GRAPHS: Record<string, GraphDefinition> = {
+  // Nine words, 150 ms before each: the page has over a second to show the reply growing.
+  words: { replies: [{ text: REPLY }], stream: { chunk: 'word', delay_ms: 150 } },
+  tools: {
+    replies: [
+      { text: 'Let me look up order 4512.', tool_calls: [{ name: 'lookup_order', args: { order_id: '4512' } }] },
+      { text: 'It shipped yesterday.' },
+    ],
+    tools: { lookup_order: '{"status": "shipped"}' },
+  },
+  approval: { replies: [{ interrupt: { question: 'Refund $20?' }, text: 'Refund sent ({{resume}}).' }] },
+  // A story of 30 words, 200 ms before each (6 s): still running when the page stops it or
+  // reloads; anything else is answered in a few words.
+  slow: {
+    replies: [{ match: '*story*', text: STORY }, { text: 'Quick answer to {{input}}' }],
+    stream: { chunk: 'word', delay_ms: 200 },
+  },
+  echo: { replies: [{ text: 'You said: {{input}}' }] },
+};
+
+describe.skipIf(!hasChromium)('useStream in Chromium, against the emulator', () => {
+  let emulator: TestEmulator;
+  let client: Client;
+  let browser: Browser;
+  let site: http.Server;
+  let siteUrl: string;
+  let bundleDir: string;
+  const pages: Page[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'use-stream-'));
+    const bundled = build({
+      entryPoints: [APP],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      jsx: 'automatic',
+      outfile: path.join(bundleDir, 'app.js'),
+      define: { 'process.env.NODE_ENV': '"development"' },
+      logLevel: 'silent',
+    });
+    const html = [
+      '<!doctype html><meta charset="utf-8"><title>useStream</title>',
+      '<style>li > * + * { margin-left: 0.5em } [data-testid=branches] { color: #666 }</style>',
+      '<div id="root"></div><script type="module" src="/app.js"></script>',
+    ].join('');
+    site = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://page');
+      if (url.pathname === '/app.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(path.join(bundleDir, 'app.js')));
+      } else if (url.pathname === '/favicon.ico') {
+        res.writeHead(204).end();
+      } else if (url.pathname === '/') {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    // The page's origin is this port, the emulator's agent server another: every call is cross-origin.
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    [emulator, browser] = await Promise.all([
+      startTestEmulator({ graphs: GRAPHS, streams: { heartbeatMs: 1000 } }),
+      chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] }),
+      bundled,
+    ]);
+    client = new Client({ apiUrl: emulator.agentServerUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 60_000);
+
+  afterEach(async () => {
+    await Promise.all(pages.splice(0).map((page) => page.close()));
+    expect(pageErrors.splice(0), 'errors thrown in the page').toEqual([]);
+    expect(emulator.errors, 'the emulator reported contract violations or internal errors').toEqual([]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([browser?.close(), emulator?.close(), new Promise((resolve) => site?.close(resolve))]);
+    if (bundleDir) fs.rmSync(bundleDir, { recursive: true, force: true });
+  });
+
+  /** The chat page on `graph`, its API the emulator's agent server. */
+  async function openChat(graph: string, query: Record<string, string> = {}): Promise<Page> {
+    const page = await browser.newPage();
+    pages.push(page);
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') console.warn(`[page console] ${message.text()} (${message.location().url})`);
+    });
+    const url = new URL(siteUrl);
+    for (const [key, value] of Object.entries({ api: emulator.agentServerUrl, graph, ...query })) url.searchParams.set(key, value);
+    await page.goto(url.href);
+    await page.getByTestId('status').waitFor(WAIT);
+    return page;
+  }
+
+  async function send(page: Page, text: string) {
+    await page.getByTestId('input').fill(text);
+    await page.getByTestId('send').click();
+  }
+
+  const untilIdle = (page: Page) =>
+    page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'idle', null, WAIT);
+  /** Waits until the page shows the first words of the AI reply. */
+  const untilReplyStarts = (page: Page) =>
+    page.waitForFunction(
+      () => (document.querySelector('[data-testid=message-ai] [data-testid=text]')?.textContent ?? '').length > 0,
+      null,
+      WAIT,
+    );
+  const threadOf = async (page: Page) => (await page.getByTestId('thread').textContent()) ?? '';
+  /** The texts the page shows, message by message, as `type: text`. */
+  const transcript = (page: Page) =>
+    page.$$eval('li', (items) =>
+      items.map((item) => `${item.dataset.testid?.slice(8)}: ${item.querySelector('[data-testid=text]')?.textContent}`),
+    );
+
+  /** Waits until the last message shown is an AI message with this text and the hook has stopped streaming. */
+  async function untilReplied(page: Page, text: string) {
+    await page.waitForFunction(
+      (expected) => {
+        const items = document.querySelectorAll('li');
+        const last = items[items.length - 1];
+        return (
+          last?.dataset.testid === 'message-ai' &&
+          last.querySelector('[data-testid=text]')?.textContent === expected &&
+          document.querySelector('[data-testid=status]')?.textContent === 'idle'
+        );
+      },
+      text,
+      WAIT,
+    );
+  }
+
+  async function screenshot(page: Page, name: string) {
+    const file = path.join(SCREENSHOTS, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(`screenshot: ${file}`);
+  }
+
+  it('streams a reply in word by word', async () => {
+    const page = await openChat('words');
+    // Every text the AI message shows, and whether the hook was still streaming then.
+    await page.evaluate(() => {
+      const seen: { text: string; streaming: boolean }[] = [];
+      (window as unknown as { seen: typeof seen }).seen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid=message-ai] [data-testid=text]')?.textContent;
+        const streaming = document.querySelector('[data-testid=status]')?.textContent === 'streaming';
+        if (text && seen.at(-1)?.text !== text) seen.push({ text, streaming });
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await send(page, 'Hello');
+    // Part of the reply is on screen while the run goes on.
+    await page.waitForFunction(
+      (full) => {
+        const text = document.querySelector('[data-testid=message-ai] [data-testid=text]')?.textContent ?? '';
+        return (
+          text.length > 0 &&
+          text !== full &&
+          full.startsWith(text) &&
+          document.querySelector('[data-testid=status]')?.textContent === 'streaming'
+        );
+      },
+      REPLY,
+      WAIT,
+    );
+    await screenshot(page, '1-streaming-partial');
+    await untilReplied(page, REPLY);
+    await screenshot(page, '1-streaming-done');
+    const seen = await page.evaluate(() => (window as unknown as { seen: { text: string; streaming: boolean }[] }).seen);
+    const partial = seen.filter((sample) => sample.streaming && sample.text !== REPLY);
+    // Growing prefixes of the reply, a word at a time (a busy browser may render two words at once).
+    expect(partial.length).toBeGreaterThanOrEqual(3);
+    for (const [index, sample] of partial.entries()) {
+      expect(REPLY.startsWith(sample.text)).toBe(true);
+      if (index > 0) expect(sample.text.length).toBeGreaterThan(partial[index - 1]?.text.length ?? 0);
+    }
+    expect(await transcript(page)).toEqual(['human: Hello', `ai: ${REPLY}`]);
+  });
+
+  it('shows a tool call and its result', async () => {
+    const page = await openChat('tools');
+    await send(page, 'Where is my order?');
+    await untilReplied(page, 'It shipped yesterday.');
+    await screenshot(page, '2-tool-call');
+    expect(await transcript(page)).toEqual([
+      'human: Where is my order?',
+      'ai: Let me look up order 4512.',
+      'tool: {"status": "shipped"}',
+      'ai: It shipped yesterday.',
+    ]);
+    expect(await page.getByTestId('tool-call').allTextContents()).toEqual(['lookup_order({"order_id":"4512"})']);
+    expect(await page.getByTestId('tool-result').allTextContents()).toEqual(['lookup_order → {"status": "shipped"}']);
+  });
+
+  it('shows an interrupt, and resuming it finishes the run', async () => {
+    const page = await openChat('approval');
+    await send(page, 'Can I have my money back?');
+    await page.getByTestId('interrupt-value').waitFor(WAIT);
+    await untilIdle(page);
+    expect(JSON.parse((await page.getByTestId('interrupt-value').textContent()) ?? '')).toEqual({ question: 'Refund $20?' });
+    await screenshot(page, '3-interrupt');
+    const threadId = await threadOf(page);
+    expect((await client.threads.get(threadId)).status).toBe('interrupted');
+
+    await page.getByTestId('resume').click();
+    await untilReplied(page, 'Refund sent (yes).');
+    await page.getByTestId('interrupt').waitFor({ state: 'detached', ...WAIT });
+    await screenshot(page, '3-resumed');
+    expect(await transcript(page)).toEqual(['human: Can I have my money back?', 'ai: Refund sent (yes).']);
+    expect((await client.threads.get(threadId)).status).toBe('idle');
+    expect((await client.runs.list(threadId)).map((run) => run.status)).toEqual(['success', 'success']);
+  });
+
+  // With reconnectOnMount, the run is created with on_disconnect "continue" and stop() cancels it
+  // through POST .../cancel; without it, the run has on_disconnect "cancel" and stop() only
+  // aborts the stream, so the emulator cancels it when the connection goes.
+  it.each<[string, Record<string, string>]>([
+    ['reconnectOnMount: stop() cancels the run', {}],
+    ['no reconnectOnMount: the dropped stream cancels the run', { reconnect: '0' }],
+  ])('stop() cancels a slow reply (%s) and the thread answers afterwards', async (_name, query) => {
+    const page = await openChat('slow', query);
+    await send(page, 'Tell me a story');
+    await untilReplyStarts(page);
+    const threadId = await threadOf(page);
+    await page.getByTestId('stop').click();
+    await untilIdle(page);
+    await expect.poll(async () => (await client.runs.list(threadId)).map((run) => run.status), WAIT).toEqual(['interrupted']);
+    await expect.poll(async () => (await client.threads.get(threadId)).status, WAIT).toBe('idle');
+    await screenshot(page, `4-stopped${query.reconnect === '0' ? '-no-reconnect' : ''}`);
+
+    await send(page, 'Hello again');
+    await untilReplied(page, 'Quick answer to Hello again');
+    expect((await client.runs.list(threadId)).map((run) => run.status)).toEqual(['success', 'interrupted']);
+    const shown = await transcript(page);
+    expect(shown.slice(-2)).toEqual(['human: Hello again', 'ai: Quick answer to Hello again']);
+    expect(shown.join('\n')).not.toContain(STORY);
+  });
+
+  it('regenerates from an earlier checkpoint when a message is edited: a branch', async () => {
+    const page = await openChat('echo');
+    await send(page, 'first');
+    await untilReplied(page, 'You said: first');
+    await send(page, 'second');
+    await untilReplied(page, 'You said: second');
+    const threadId = await threadOf(page);
+
+    // Edit the second message: useStream submits from the checkpoint before it.
+    await page.getByTestId('edit').nth(1).click();
+    await page.getByTestId('edit-input').fill('second, edited');
+    await page.getByTestId('edit-save').click();
+    await untilReplied(page, 'You said: second, edited');
+    expect(await transcript(page)).toEqual([
+      'human: first',
+      'ai: You said: first',
+      'human: second, edited',
+      'ai: You said: second, edited',
+    ]);
+    // The hook sees both branches in the thread's history, and the page offers them.
+    await page.getByTestId('branches').waitFor(WAIT);
+    expect(await page.getByTestId('branches').allTextContents()).toEqual(['branch 2 of 2']);
+    await screenshot(page, '5-branch');
+
+    // The thread's history: one checkpoint with two children, the original branch kept.
+    const history = await client.threads.getHistory(threadId, { limit: 100 });
+    const children = new Map<string, number>();
+    for (const state of history) {
+      const parent = state.parent_checkpoint?.checkpoint_id;
+      if (parent) children.set(parent, (children.get(parent) ?? 0) + 1);
+    }
+    expect([...children.values()].filter((count) => count > 1)).toEqual([2]);
+    const lastTexts = history.map((state) => (state.values as { messages?: { content: unknown }[] }).messages?.at(-1)?.content);
+    expect(lastTexts).toContain('You said: second');
+    expect(lastTexts).toContain('You said: second, edited');
+  });
+
+  it('rejoins a run in flight after a reload (reconnectOnMount)', async () => {
+    const page = await openChat('slow');
+    await send(page, 'Tell me a story');
+    await untilReplyStarts(page);
+    const threadId = await threadOf(page);
+    const runId = await page.evaluate((id) => sessionStorage.getItem(`lg:stream:${id}`), threadId);
+    expect(runId).toBeTruthy();
+    await screenshot(page, '6-before-reload');
+
+    await page.reload();
+    expect(new URL(page.url()).searchParams.get('thread')).toBe(threadId);
+    // Rejoined: the page streams the same run again, from its first event, while it still runs.
+    await page.waitForFunction(
+      (full) => {
+        const text = document.querySelector('[data-testid=message-ai] [data-testid=text]')?.textContent ?? '';
+        return document.querySelector('[data-testid=status]')?.textContent === 'streaming' && text.length > 0 && text !== full;
+      },
+      STORY,
+      WAIT,
+    );
+    expect((await client.runs.get(threadId, runId ?? '')).status).toBe('running');
+    await screenshot(page, '6-rejoined');
+    await untilReplied(page, STORY);
+    await screenshot(page, '6-done');
+    expect(await transcript(page)).toEqual(['human: Tell me a story', `ai: ${STORY}`]);
+    const runs = await client.runs.list(threadId);
+    expect(runs.map((run) => [run.run_id, run.status])).toEqual([[runId, 'success']]);
+    expect(await page.evaluate((id) => sessionStorage.getItem(`lg:stream:${id}`), threadId)).toBeNull();
+  });
+});
