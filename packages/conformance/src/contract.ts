@@ -10,7 +10,7 @@ import { api as agentServerTable } from './generated/agent-server/operations.js'
 import { api as controlPlaneTable } from './generated/control-plane/operations.js';
 import type { ApiName, Finding } from './model.js';
 import type { SpecOperation } from './spec.js';
-import { differenceNear, escapePointer, operationsOf, responsePointerOf } from './spec.js';
+import { declaredDifferences, differenceNear, escapePointer, operationsOf, responsePointerOf, specOf } from './spec.js';
 
 const TABLES: Record<ApiName, { operations: Readonly<Record<string, ServerOperation>> }> = {
   'agent-server': agentServerTable,
@@ -114,8 +114,19 @@ export function checkAnswer(
   const findings: Finding[] = [];
   const responsePointer = `${operation.pointer}/responses/${status}`;
   for (const header of entry.requiredHeaders) {
-    if (!headers.has(header))
-      findings.push(at(`${status} answer of ${operation.operationId} lacks the ${header} header`, `${responsePointer}/headers`));
+    if (!headers.has(header)) {
+      const name = specHeaderName(api, operation, String(status), header);
+      const finding = at(`${status} answer of ${operation.operationId} lacks the ${name} header`, `${responsePointer}/headers`, name);
+      const difference = finding.langGraphDifference ?? (api === 'agent-server' ? differenceNamingHeader(name) : undefined);
+      findings.push(difference ? { ...finding, langGraphDifference: difference } : finding);
+    }
+  }
+  if (entry.eventValidator) {
+    // A stream: its events are checked one by one as they are read (checkEvent).
+    const type = headers.get('content-type') ?? '';
+    if (!type.startsWith('text/event-stream'))
+      findings.push(at(`${status} answer of ${operation.operationId} is ${type || 'untyped'}, not text/event-stream`, responsePointer));
+    return findings;
   }
   if (!entry.validator) {
     if (body !== undefined)
@@ -176,4 +187,69 @@ function requestFieldDifference(operation: SpecOperation, fields: readonly strin
     .map((field) => differenceNear(`#/components/schemas/${escapePointer(operation.requestSchema!)}/properties/${escapePointer(field)}`))
     .filter((id): id is string => id !== undefined);
   return found.length === 1 ? found[0] : undefined;
+}
+
+/** Whether an operation answers this status with a stream of events (`x-event-schema`). */
+export function isEventStream(route: Route, status: number): boolean {
+  return Boolean(TABLES[route.api].operations[route.operation.operationId]?.responses[String(status)]?.eventValidator);
+}
+
+/** One event of a stream as eventsource-parser reads it: its `data` still text. */
+export interface StreamEvent {
+  event?: string | undefined;
+  data: string;
+  id?: string | undefined;
+}
+
+/**
+ * Checks one event of a streamed answer against the media type's `x-event-schema`
+ * (RunStreamEvent): `{event, data, id}` with `data` read as JSON, as the typed client yields it.
+ */
+export function checkEvent(route: Route, status: number, event: StreamEvent): Finding[] {
+  const { api, operation } = route;
+  const validator = TABLES[api].operations[operation.operationId]?.responses[String(status)]?.eventValidator;
+  if (!validator) return [];
+  const pointer = `${operation.pointer}/responses/${status}/content/text~1event-stream/x-event-schema`;
+  const at = (message: string, where: string, field?: string): Finding => {
+    const difference = api === 'agent-server' ? differenceNear(where, field) : undefined;
+    return { message, operationId: operation.operationId, pointer: where, ...(difference ? { langGraphDifference: difference } : {}) };
+  };
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data);
+  } catch {
+    return [
+      at(
+        `event ${event.event ?? '(unnamed)'} of ${operation.operationId}: data is not JSON: ${JSON.stringify(event.data.slice(0, 80))}`,
+        pointer,
+      ),
+    ];
+  }
+  const validate = checks(api)[validator]!;
+  const parsed = { event: event.event, data, ...(event.id === undefined ? {} : { id: event.id }) };
+  if (validate(parsed)) return [];
+  return relevantErrors(validate.errors ?? []).map((error) => {
+    const { pointer: stated, field } = whereStated(error, pointer);
+    return at(
+      `event ${event.event ?? '(unnamed)'} of ${operation.operationId}: ${describe(error).replace(/^(the )?body/, '$1event')}`,
+      stated,
+      field,
+    );
+  });
+}
+
+/** A response header's name as the spec spells it (`Location`), from the generated lower-case one. */
+function specHeaderName(api: ApiName, operation: SpecOperation, status: string, header: string): string {
+  const headers = specOf(api).paths?.[operation.path]?.[operation.method.toLowerCase()]?.responses?.[status]?.headers ?? {};
+  return Object.keys(headers).find((name) => name.toLowerCase() === header) ?? header;
+}
+
+/**
+ * The one declared difference that names a header (in backticks) as one that server does not
+ * send, wherever the spec declares it: a header missing from another operation's answer is the
+ * same difference (`stream-location` names `Location`, which joinRunStream answers too).
+ */
+function differenceNamingHeader(name: string): string | undefined {
+  const naming = new Set(declaredDifferences().flatMap((d) => (new RegExp(`sends?\\s+no\\s+\`${name}\``).test(d.text) ? [d.id] : [])));
+  return naming.size === 1 ? [...naming][0] : undefined;
 }

@@ -2,8 +2,9 @@
 // waits out rate limiting (429, as Retry-After says), checks each answer against the spec
 // (contract.ts) and records what it found for the operation's schema check, and notices an
 // operation the server does not serve: a 404, 405 or 501 for a route whose resources exist.
+import { createParser } from 'eventsource-parser';
 import type { Route } from './contract.js';
-import { checkAnswer, routeOf } from './contract.js';
+import { checkAnswer, checkEvent, isEventStream, routeOf } from './contract.js';
 import type { ApiName, Finding, RateLimitWait } from './model.js';
 
 export type Fetch = (request: Request) => Promise<Response>;
@@ -70,6 +71,7 @@ export class Recorder {
     const route = routeOf(this.options.api, request.method, path);
     const requestText = request.body ? await request.clone().text() : '';
     const response = await this.send(request, route?.operation.operationId ?? `${request.method} ${path}`);
+    if (route && response.body && isEventStream(route, response.status)) return this.streamed(route, response, requestText);
     const text = await response.text();
     let body: unknown;
     let json = false;
@@ -104,6 +106,48 @@ export class Recorder {
     }
     return new Response(response.status === 204 || text === '' ? null : text, { status: response.status, headers: response.headers });
   };
+
+  /**
+   * A streamed answer (text/event-stream) is handed on as it arrives, never buffered: a stream
+   * ends when its run ends, or never (a thread's). Its headers are checked at once and each event
+   * as it passes, with eventsource-parser, into the same exchange; a reader that stops early
+   * closes the connection.
+   */
+  private streamed(route: Route, response: Response, requestText: string): Response {
+    const operationId = route.operation.operationId;
+    this.served.add(operationId);
+    const exchange: Exchange = {
+      route,
+      status: response.status,
+      findings: checkAnswer(route, response.status, undefined, response.headers, topLevelFields(requestText), false),
+      check: this.currentCheck,
+    };
+    this.exchanges.push(exchange);
+    const seen = new Set(exchange.findings.map((finding) => finding.message));
+    const parser = createParser({
+      onEvent: (event) => {
+        for (const finding of checkEvent(route, response.status, event)) {
+          // One finding per rule broken, not one per event.
+          if (seen.has(finding.message) || seen.size > 50) continue;
+          seen.add(finding.message);
+          exchange.findings.push(finding);
+        }
+      },
+    });
+    const decoder = new TextDecoder();
+    const body = response.body!.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          controller.enqueue(chunk);
+          parser.feed(decoder.decode(chunk, { stream: true }));
+        },
+        flush() {
+          parser.feed(decoder.decode());
+        },
+      }),
+    );
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
 
   /** Sends a request, waiting out 429 answers for at most maxRateLimitWaitMs in total. */
   private async send(request: Request, operationId: string): Promise<Response> {

@@ -74,11 +74,17 @@ describe('a run against the emulator', () => {
 });
 
 describe('a run without leave to run graphs', () => {
-  it('skips the run checks that run a graph, saying what they need, and runs nothing', async () => {
+  it('skips the run and stream checks that run a graph, saying what they need, and runs nothing', async () => {
     const report = await runConformance({
       agentServer: { url: emulator.agentServer.url, fetch: emulator.agentServer.fetch },
-      only: ['runs'],
+      only: ['runs', 'streams'],
     });
+    const streamChecks = report.results.filter((result) => result.area === 'streams');
+    expect(streamChecks.length).toBeGreaterThan(8);
+    // Joining the stream of a run that does not exist runs nothing.
+    expect(streamChecks.filter((result) => result.verdict !== 'skipped').map((result) => result.id)).toEqual(['streams:join-unknown-run']);
+    expect(streamChecks.find((result) => result.id === 'streams:framing')?.note).toMatch(/--allow-runs/);
+    expect(streamChecks.find((result) => result.id === 'streams:interrupt')?.note).toMatch(/--scripted-graph-id/);
     const runChecks = report.results.filter((result) => result.area === 'runs');
     expect(runChecks.length).toBeGreaterThan(15);
     // Reading runs that do not exist runs nothing.

@@ -17,7 +17,7 @@ type Check = CheckDefinition<AgentServerSession>;
 const check = (definition: Omit<Check, 'api'>): Check => ({ api: 'agent-server', ...definition });
 
 /** A run ID no server has. */
-const UNKNOWN_RUN = '1f0b0000-0000-7000-8000-000000000000';
+export const UNKNOWN_RUN = '1f0b0000-0000-7000-8000-000000000000';
 /** Long enough that a pending run is still pending when the check looks at it. */
 const HOLD_SECONDS = 60;
 /** The longest a check waits for a cancelled run to end. */
@@ -25,24 +25,24 @@ const SETTLE_MS = 15_000;
 /** The longest a check waits, once a run has ended, for what its end does (a stateless run's thread deleted). */
 const ENDED_MS = 2_000;
 
-const say = (text: string): NonNullable<RunCreate['input']> => ({ messages: [{ type: 'human', content: text }] });
-const onThread = (thread_id: string) => ({ params: { path: { thread_id } } });
-const onRun = (thread_id: string, run_id: string) => ({ params: { path: { thread_id, run_id } } });
+export const say = (text: string): NonNullable<RunCreate['input']> => ({ messages: [{ type: 'human', content: text }] });
+export const onThread = (thread_id: string) => ({ params: { path: { thread_id } } });
+export const onRun = (thread_id: string, run_id: string) => ({ params: { path: { thread_id, run_id } } });
 
 type Message = { type?: string; content?: unknown; name?: string; tool_call_id?: string; tool_calls?: unknown[]; metadata?: unknown };
-const messagesOf = (values: unknown): Message[] => {
+export const messagesOf = (values: unknown): Message[] => {
   const messages = (values as { messages?: unknown } | undefined)?.messages;
   return Array.isArray(messages) ? messages : [];
 };
 const textOf = (message: Message | undefined) => (typeof message?.content === 'string' ? message.content : undefined);
-const humanTexts = (values: unknown) => messagesOf(values).flatMap((m) => (m.type === 'human' ? [textOf(m)] : []));
+export const humanTexts = (values: unknown) => messagesOf(values).flatMap((m) => (m.type === 'human' ? [textOf(m)] : []));
 
 /**
  * The graph the run checks run: with `allowRuns`, `--graph-id`, else the conformance script's
  * graph, else the graph of the server's first default assistant; without it, the conformance
  * script's graph only (running a scripted graph costs nothing and acts on nothing).
  */
-async function runGraph(s: AgentServerSession, v: Verify): Promise<string> {
+export async function runGraph(s: AgentServerSession, v: Verify): Promise<string> {
   const { allowRuns, scriptedGraphId } = s.runs;
   if (allowRuns) return s.graphId ?? scriptedGraphId ?? (await s.assistantGraph(v));
   if (scriptedGraphId) return scriptedGraphId;
@@ -50,12 +50,13 @@ async function runGraph(s: AgentServerSession, v: Verify): Promise<string> {
 }
 
 /** The graph that follows the conformance script; without one, the check is skipped. */
-function scriptedGraph(v: Verify, s: AgentServerSession): string {
+export function scriptedGraph(v: Verify, s: AgentServerSession): string {
   return s.runs.scriptedGraphId ?? v.skip('it needs a graph that runs the conformance script: pass --scripted-graph-id');
 }
 
 /** A new thread of the run, of the conformance script's graph. */
-const scriptedThread = (s: AgentServerSession, v: Verify, graphId: string) => s.create(v, { metadata: { graph_id: graphId } }, false);
+export const scriptedThread = (s: AgentServerSession, v: Verify, graphId: string) =>
+  s.create(v, { metadata: { graph_id: graphId } }, false);
 
 /** Runs a graph (the run's unless `graph` names one) on a thread and answers the waitRun answer. */
 async function waitOn(s: AgentServerSession, v: Verify, threadId: string, body: Partial<RunCreate>, graph?: string) {
@@ -92,11 +93,11 @@ async function release(s: AgentServerSession, run: Run): Promise<void> {
   );
 }
 
-async function getRun(s: AgentServerSession, threadId: string, runId: string) {
+export async function getRun(s: AgentServerSession, threadId: string, runId: string) {
   return answer(s.client.GET('/threads/{thread_id}/runs/{run_id}', onRun(threadId, runId)));
 }
 
-async function threadStatus(s: AgentServerSession, threadId: string): Promise<string | undefined> {
+export async function threadStatus(s: AgentServerSession, threadId: string): Promise<string | undefined> {
   return (await answer(s.client.GET('/threads/{thread_id}', onThread(threadId)))).data?.status;
 }
 
@@ -111,7 +112,7 @@ async function settle<T>(probe: () => Promise<T>, done: (value: T) => boolean, b
 }
 
 /** The run ID a waitRun answer's Content-Location names. */
-const runIdOf = (location: string | null) => /\/runs\/([0-9a-f-]{36})$/.exec(location ?? '')?.[1];
+export const runIdOf = (location: string | null) => /\/runs\/([0-9a-f-]{36})$/.exec(location ?? '')?.[1];
 
 const historyOf = (s: AgentServerSession, v: Verify, threadId: string): Promise<ThreadState[]> => s.history(v, threadId, { limit: 100 });
 

@@ -21,6 +21,7 @@ import {
   UNKNOWN_CHECKPOINT,
   UNKNOWN_THREAD,
 } from './agent-server-session.js';
+import { AGENT_SERVER_STREAM_CHECKS } from './agent-server-streams.js';
 import type { CheckDefinition } from './check.js';
 
 type Check = CheckDefinition<AgentServerSession>;
@@ -724,4 +725,5 @@ export const AGENT_SERVER_CHECKS: Check[] = [
   ...ASSISTANT_CHECKS,
   // Runs (agent-server-runs.ts).
   ...AGENT_SERVER_RUN_CHECKS,
+  ...AGENT_SERVER_STREAM_CHECKS,
 ];
