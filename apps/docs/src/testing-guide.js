@@ -15,7 +15,8 @@ export const TESTING_PAGE_TITLE = 'Test your agent app without an LLM';
 
 /**
  * The README sections the page shows, in this order, and the code blocks each must keep: the
- * config, the conversation through the SDK, the CLI for CI, the in-process test.
+ * config, the conversation through the SDK, the CLI for CI, the in-process test; then what runs
+ * do, and what a browser UI needs.
  */
 export const TESTING_SECTIONS = [
   { heading: 'Scripted graphs', blocks: [{ lang: 'yaml', contains: 'graphs:' }] },
@@ -28,6 +29,8 @@ export const TESTING_SECTIONS = [
     ],
   },
   { heading: 'Runs', blocks: [] },
+  // A UI on another origin needs the emulator's CORS (the useStream part links here).
+  { heading: 'Calling from a browser', blocks: [] },
 ];
 
 /** The emulator README, whose sections the page shows. */

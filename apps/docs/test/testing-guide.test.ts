@@ -26,7 +26,12 @@ describe('the page', () => {
     const h2 = [...html.matchAll(/<h2 id="([^"]+)">/g)].map((m) => m[1]);
     expect(h2).toEqual(TESTING_SECTIONS.map((s) => headingId(s.heading)));
     const h3 = [...html.matchAll(/<h3 id="([^"]+)">/g)].map((m) => m[1]);
-    expect(h3).toEqual(['locally-npm-start-and-a-conversation', 'in-ci', 'in-process-in-your-tests']);
+    expect(h3).toEqual([
+      'locally-npm-start-and-a-conversation',
+      'in-ci',
+      'in-process-in-your-tests',
+      'test-a-usestream-ui-against-the-emulator',
+    ]);
     for (const id of [...h2, ...h3]) expect(html, id).toContain(`<a class="level-${h2.includes(id) ? 2 : 3}" href="#${id}">`);
   });
 
