@@ -1,4 +1,4 @@
-// The LangGraph SDK's React hook `useStream`, in Chromium, against the emulator (issue 27): a chat
+// The LangGraph SDK's React hook `useStream`, in Chromium, against the emulator: a chat
 // page (test/browser/use-stream/app.tsx), bundled here with esbuild and served from an origin of
 // its own, calls the emulator's agent server across origins as a UI developer's page would, and
 // everything is checked through what it renders: a reply streaming in word by word, a tool call
