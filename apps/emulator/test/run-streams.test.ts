@@ -190,6 +190,35 @@ describe('a streamed run', () => {
     }
   });
 
+  it("names the model chunks with the agent node's namespace with stream_subgraphs, and announces each state's checkpoint", async () => {
+    const threadId = await newThread();
+    const events = await collect(
+      client.runs.stream(threadId, 'support', {
+        input: ask('hello'),
+        streamMode: ['values', 'messages-tuple'],
+        streamSubgraphs: true,
+      }) as AsyncIterable<StreamEvent>,
+    );
+    const state = await client.threads.getState(threadId);
+    const taskNamespace = /^messages\|agent:[0-9a-f-]{36}$/;
+    expect(names(events).map((name) => (taskNamespace.test(name) ? 'messages|agent:<task>' : name))).toEqual([
+      'metadata',
+      'checkpoints',
+      'values',
+      'messages|agent:<task>',
+      'messages|agent:<task>',
+      'messages|agent:<task>',
+      'checkpoints',
+      'values',
+    ]);
+    expect(events.at(-2)!.data).toEqual({
+      id: state.checkpoint.checkpoint_id,
+      parent_id: state.parent_checkpoint?.checkpoint_id,
+      step: 1,
+      source: 'loop',
+    });
+  });
+
   it('ends at an interrupt with __interrupt__ in values and updates, and a resumed stream starts from the state it goes on from', async () => {
     const threadId = await newThread();
     const interrupted = await collect(

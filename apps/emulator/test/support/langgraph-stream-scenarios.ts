@@ -116,6 +116,17 @@ export const STREAM_SCENARIOS: Record<string, Scenario> = {
     const joined = await collect(client.runs.joinStream(threadId, run.run_id, { lastEventId: '-1', streamMode: ['values'] }));
     return { events: joined.map((event) => event.event) };
   },
+  'streamed with subgraphs': async (client, tag) => {
+    const threadId = await newThreadOf(client, tag, 'support');
+    const events = await collect(
+      client.runs.stream(threadId, 'support', {
+        input: ask('where is my order?'),
+        streamMode: ['values', 'updates', 'messages-tuple'],
+        streamSubgraphs: true,
+      }),
+    );
+    return { events };
+  },
   'two readers of a run': async (client, tag) => {
     const threadId = await newThreadOf(client, tag, 'slow');
     const run = await client.runs.create(threadId, 'slow', { input: ask('go'), streamMode: 'values' });

@@ -143,6 +143,7 @@ class Execution {
         assistant_id: configurable.assistant_id,
       },
       temporary: run.kwargs.temporary === true,
+      subgraphs: run.kwargs.subgraphs === true,
       configurable: Object.fromEntries(Object.entries(configurable).filter(([key]) => !key.startsWith('__'))),
       recursionLimit: this.recursionLimit,
     });

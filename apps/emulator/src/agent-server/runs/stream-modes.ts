@@ -41,6 +41,8 @@ export interface StreamRunContext {
   recursionLimit: number;
   /** A stateless run that deletes its thread: LangGraph runs it without a checkpointer, so it streams no checkpoint. */
   temporary: boolean;
+  /** The run's `stream_subgraphs`. */
+  subgraphs: boolean;
 }
 
 /** A checkpoint as the runner committed it. */
@@ -71,6 +73,8 @@ export class StreamModes {
   private readonly debug: boolean;
   private readonly tools: boolean;
   private readonly events: boolean;
+  /** `stream_subgraphs`: the events of what runs inside a node carry the node's namespace. */
+  private readonly subgraphs: boolean;
   /** `events` mode: the run ID of each node's chain while it runs, by node. */
   private readonly chainRunIds = new Map<string, string>();
   /** `messages` mode: the messages already sent complete, and the reply being streamed. */
@@ -91,6 +95,7 @@ export class StreamModes {
     this.debug = modes.includes('debug');
     this.tools = modes.includes('tools');
     this.events = modes.includes('events');
+    this.subgraphs = context.subgraphs;
   }
 
   /** The run begins with its input, or with the command it was given (as LangGraph serialises a Command). */
@@ -312,6 +317,15 @@ export class StreamModes {
     }
     if (this.updates && ofNode) this.log.publish('updates', { [call.node]: written });
     if (ofNode) this.taskFinished(call, written, [], checkpoint.created_at);
+    // With subgraphs, LangGraph announces each state's checkpoint by reference before the state,
+    // unless the full checkpoints are streamed anyway.
+    if (this.subgraphs && this.values && !this.checkpoints && !this.context.temporary)
+      this.log.publish('checkpoints', {
+        id: checkpoint.checkpoint_id,
+        parent_id: checkpoint.parent_checkpoint_id,
+        step: checkpoint.metadata.step,
+        source: checkpoint.metadata.source,
+      });
     if (this.values) this.log.publish('values', values);
     this.completeMessages(values);
     this.checkpointWritten(checkpoint);
@@ -335,7 +349,8 @@ export class StreamModes {
         { chunk },
         true,
       );
-    if (this.tuples) this.log.publish('messages', [chunk, { tags: [], ...this.modelMetadata(call) }]);
+    // With subgraphs, events from inside a node are named with its namespace (the model runs in the agent's).
+    if (this.tuples) this.log.publish(this.messagesEventOf(call), [chunk, { tags: [], ...this.modelMetadata(call) }]);
     if (!this.legacyMessages) return;
     const id = chunk.id as string;
     if (this.partial?.id !== id) {
@@ -351,10 +366,15 @@ export class StreamModes {
   nodeMessages(call: NodeCall, messages: Values[]): void {
     if (!this.tuples) return;
     for (const message of messages)
-      this.log.publish('messages', [
+      this.log.publish(this.messagesEventOf(call), [
         message,
         { tags: [`graph:step:${call.step}`], name: call.node, ...this.nodeMetadata(call, 'langgraph') },
       ]);
+  }
+
+  /** The name of a `messages-tuple` event from inside a node: with subgraphs, the node's namespace follows. */
+  private messagesEventOf(call: NodeCall): string {
+    return this.subgraphs ? `messages|${call.node}:${call.taskId}` : 'messages';
   }
 
   /** `messages` mode: the messages of `values` not sent complete before, as one event. */
