@@ -200,7 +200,7 @@ describe('agentplane-emulator', () => {
     );
     expect(lines).toContain('tenants[0].api_keys: missing; it is required');
     expect(lines).toContain('tenants[0].sandbox_pools[0].replicas: "two" is not an integer');
-    expect(lines).toContain('agent-server: unknown key; allowed here: revision_outcomes, tenants, graphs, agent_server');
+    expect(lines).toContain('agent-server: unknown key; allowed here: revision_outcomes, tenants, graphs, cors, agent_server');
   });
 
   it('reads relative --config and --db paths from AGENTPLANE_INIT_CWD, where `npm start` was run', async () => {
