@@ -173,24 +173,31 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
   }
 
   for (const { name, page, bundleJson } of PAGES) {
-    it(`${name}: shows every operation's summary and loads nothing from outside localhost`, async () => {
-      const spec = JSON.parse(fs.readFileSync(bundleJson, 'utf8'));
-      const { context, tab, external, errors, status } = await open(page);
-      expect(status).toBe(200);
-      await tab.waitForSelector('[data-testid="menu-item-label"]', { timeout: 30_000 });
-      await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-overview.png`) });
-      // Markdown the page shows as plain text (a server description, say) keeps its backticks.
-      const literalMarkdown = (await tab.evaluate(() => document.body.innerText)).split('\n').filter((line) => line.includes('`'));
-      expect(literalMarkdown, 'text shown with literal backticks').toEqual([]);
-      for (const { operation } of listOperations(spec)) {
-        const heading = await showOperation(tab, operation);
-        await expect(heading.isVisible(), operation.summary).resolves.toBe(true);
-      }
-      await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
-      expect(external).toEqual([]);
-      expect(errors).toEqual([]);
-      await context.close();
-    });
+    const spec = JSON.parse(fs.readFileSync(bundleJson, 'utf8'));
+    // The walk opens each operation in turn, so its time grows with the spec: a fixed budget
+    // breaks as soon as the API grows or CI runs it beside the heavy suites.
+    const budgetMs = 30_000 + 3_000 * listOperations(spec).length;
+    it(
+      `${name}: shows every operation's summary and loads nothing from outside localhost`,
+      async () => {
+        const { context, tab, external, errors, status } = await open(page);
+        expect(status).toBe(200);
+        await tab.waitForSelector('[data-testid="menu-item-label"]', { timeout: 30_000 });
+        await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-overview.png`) });
+        // Markdown the page shows as plain text (a server description, say) keeps its backticks.
+        const literalMarkdown = (await tab.evaluate(() => document.body.innerText)).split('\n').filter((line) => line.includes('`'));
+        expect(literalMarkdown, 'text shown with literal backticks').toEqual([]);
+        for (const { operation } of listOperations(spec)) {
+          const heading = await showOperation(tab, operation);
+          await expect(heading.isVisible(), operation.summary).resolves.toBe(true);
+        }
+        await tab.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+        expect(external).toEqual([]);
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+      budgetMs,
+    );
   }
 
   it('control-plane: createDeployment shows its curl, TypeScript and agentplane CLI samples', async () => {
