@@ -21,6 +21,7 @@ import { messageText, renderReplyText } from '../scripted-graph.js';
 import type { PlannedCheckpoint } from '../supersteps.js';
 import { applyValues, pendingTask } from '../supersteps.js';
 import type { CheckpointRow, ThreadStore } from '../thread-store.js';
+import { platformMetadata } from './platform-metadata.js';
 import type { RunEventLog } from './run-events.js';
 import type { RunRow, RunStore } from './run-store.js';
 import type { NodeCall } from './stream-modes.js';
@@ -472,16 +473,8 @@ class Execution {
 function runCheckpointMetadata(run: RunRow, configurable: Values): Values {
   const hidden = new Set(['checkpoint_id', 'checkpoint_ns', 'checkpoint_map', 'run_id', 'thread_id']);
   const visible = Object.fromEntries(Object.entries(configurable).filter(([key]) => !key.startsWith('__') && !hidden.has(key)));
-  return {
-    ...visible,
-    ls_integration: 'langgraph',
-    ...((run.kwargs.config as Values).metadata as Values | undefined),
-    run_attempt: run.attempt,
-    langgraph_plan: 'developer',
-    langgraph_host: 'self-hosted',
-    thread_id: run.thread_id,
-    run_id: run.run_id,
-  };
+  const metadata = ((run.kwargs.config as Values).metadata as Values | undefined) ?? {};
+  return { ...visible, ...platformMetadata({ runId: run.run_id, threadId: run.thread_id, attempt: run.attempt, metadata }) };
 }
 
 function withoutId({ id: _id, ...message }: Values): Values {

@@ -25,17 +25,14 @@
 import type { Interrupt } from '@agentplane/agent-server';
 import { newId } from '../../shared/ids.js';
 import { AGENT, END, START } from '../react-agent.js';
+import type { RunIdentity } from './platform-metadata.js';
+import { platformMetadata } from './platform-metadata.js';
 import type { RunEventLog } from './run-events.js';
 
 type Values = Record<string, unknown>;
 
 /** The run-wide part of a model call's metadata, as LangGraph passes it to the chat model's callbacks. */
-export interface StreamRunContext {
-  runId: string;
-  threadId: string;
-  attempt: number;
-  /** The run's `config.metadata` (the assistant's, the thread's and its own). */
-  metadata: Values;
+export interface StreamRunContext extends RunIdentity {
   /** The run's `config.configurable` (its request headers, IDs, and the assistant's and its own keys). */
   configurable: Values;
   recursionLimit: number;
@@ -183,14 +180,7 @@ export class StreamModes {
       input,
       triggers: [`branch:to:${call.node}`],
       interrupts: [],
-      metadata: {
-        ls_integration: 'langgraph',
-        ...this.context.metadata,
-        run_attempt: this.context.attempt,
-        langgraph_plan: 'developer',
-        langgraph_host: 'self-hosted',
-        run_id: this.context.runId,
-      },
+      metadata: platformMetadata(this.context, 'langgraph', { withThread: false }),
     };
     if (this.tasks) this.log.publish('tasks', task);
     if (this.debug) this.log.publish('debug', { step: call.step, type: 'task', timestamp: now, payload: task });
@@ -245,29 +235,13 @@ export class StreamModes {
   }
 
   private graphMetadata(): Values {
-    return {
-      ls_integration: 'langgraph',
-      ...this.context.metadata,
-      run_attempt: this.context.attempt,
-      langgraph_plan: 'developer',
-      langgraph_host: 'self-hosted',
-      thread_id: this.context.threadId,
-      run_id: this.context.runId,
-    };
+    return platformMetadata(this.context);
   }
 
   private debugConfig(checkpointId: string): Values {
     return {
       configurable: { checkpoint_ns: '', ...this.context.configurable, checkpoint_id: checkpointId },
-      metadata: {
-        ls_integration: 'langgraph',
-        ...this.context.metadata,
-        run_attempt: this.context.attempt,
-        langgraph_plan: 'developer',
-        langgraph_host: 'self-hosted',
-        thread_id: this.context.threadId,
-        run_id: this.context.runId,
-      },
+      metadata: platformMetadata(this.context),
       recursion_limit: this.context.recursionLimit,
       tags: [],
     };
@@ -397,13 +371,7 @@ export class StreamModes {
   private nodeMetadata(call: NodeCall, integration: string): Values {
     const namespace = `${call.node}:${call.taskId}`;
     return {
-      ls_integration: integration,
-      ...this.context.metadata,
-      run_attempt: this.context.attempt,
-      langgraph_plan: 'developer',
-      langgraph_host: 'self-hosted',
-      thread_id: this.context.threadId,
-      run_id: this.context.runId,
+      ...platformMetadata(this.context, integration),
       langgraph_step: call.step,
       langgraph_node: call.node,
       langgraph_triggers: [`branch:to:${call.node}`],
