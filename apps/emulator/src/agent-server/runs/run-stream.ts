@@ -125,10 +125,12 @@ function modeOf(event: string): string {
   return name;
 }
 
-/** One event as an SSE frame; `data` is one line of JSON (JSON never holds a raw line break). */
-export function frameOf(event: string, data: unknown, id: string | undefined): string {
-  const json = JSON.stringify(data) ?? 'null';
-  return id === undefined ? `event: ${event}\ndata: ${json}\n\n` : `event: ${event}\ndata: ${json}\nid: ${id}\n\n`;
+/**
+ * One event as an SSE frame; `data` is one line of JSON (JSON never holds a raw line break).
+ * Every event has an ID, so that a client can resume after it.
+ */
+export function frameOf(event: string, data: unknown, id: string): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data) ?? 'null'}\nid: ${id}\n\n`;
 }
 
 /**
