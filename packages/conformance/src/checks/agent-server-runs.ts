@@ -58,6 +58,12 @@ export function scriptedGraph(v: Verify, s: AgentServerSession): string {
 export const scriptedThread = (s: AgentServerSession, v: Verify, graphId: string) =>
   s.create(v, { metadata: { graph_id: graphId } }, false);
 
+/** The conformance script's graph and a new thread of it (the check is skipped without the script's graph). */
+export async function newScriptedThread(s: AgentServerSession, v: Verify) {
+  const graph = scriptedGraph(v, s);
+  return { graph, thread: await scriptedThread(s, v, graph) };
+}
+
 /** Runs a graph (the run's unless `graph` names one) on a thread and answers the waitRun answer. */
 async function waitOn(s: AgentServerSession, v: Verify, threadId: string, body: Partial<RunCreate>, graph?: string) {
   const assistantId = graph ?? (await runGraph(s, v));
@@ -66,12 +72,12 @@ async function waitOn(s: AgentServerSession, v: Verify, threadId: string, body: 
 
 /** A run of the conformance script on a new thread, waited for (the check is skipped without the script's graph). */
 async function scriptedRun(s: AgentServerSession, v: Verify, body: Partial<RunCreate>) {
-  const graph = scriptedGraph(v, s);
-  const thread = await scriptedThread(s, v, graph);
+  const { graph, thread } = await newScriptedThread(s, v);
   return { graph, thread, waited: await waitOn(s, v, thread.thread_id, body, graph) };
 }
 
-async function createOn(s: AgentServerSession, v: Verify, threadId: string, body: Partial<RunCreate>): Promise<Run> {
+/** A background run of the run's graph on a thread; the check stops when it is refused. */
+export async function createOn(s: AgentServerSession, v: Verify, threadId: string, body: Partial<RunCreate>): Promise<Run> {
   const graph = await runGraph(s, v);
   const created = await answer(
     s.client.POST('/threads/{thread_id}/runs', { ...onThread(threadId), body: { assistant_id: graph, ...body } }),

@@ -14,15 +14,15 @@ import { operationsOf } from '../spec.js';
 import type { Verify } from '../verify.js';
 import { show } from '../verify.js';
 import {
+  createOn,
   getRun,
   humanTexts,
+  newScriptedThread,
   onRun,
   onThread,
   runGraph,
   runIdOf,
   say,
-  scriptedGraph,
-  scriptedThread,
   threadStatus,
   UNKNOWN_RUN,
 } from './agent-server-runs.js';
@@ -279,14 +279,8 @@ export const AGENT_SERVER_STREAM_CHECKS: Check[] = [
     differenceIn: 'marked findings',
     async run(s, v) {
       const thread = await s.create(v);
-      const graph = await runGraph(s, v);
       // Held a moment, so that both readers join before the run's first event.
-      const created = await s.client.POST('/threads/{thread_id}/runs', {
-        ...onThread(thread.thread_id),
-        body: { assistant_id: graph, input: say('hello'), after_seconds: 1 },
-      });
-      const run = created.data;
-      if (!run) return v.stop(`createRun answered ${created.response.status}: ${show(created.error)}`);
+      const run = await createOn(s, v, thread.thread_id, { input: say('hello'), after_seconds: 1 });
       const readers = await Promise.all([0, 1].map(() => joinStream(s, thread.thread_id, run.run_id)));
       const read = await Promise.all(
         readers.map(async (reader, i) => {
@@ -393,19 +387,14 @@ export const AGENT_SERVER_STREAM_CHECKS: Check[] = [
     operations: ['joinThreadStream', 'createRun', 'joinRun', 'getThreadState', 'createThread'],
     difference: 'thread-stream',
     async run(s, v) {
-      const graph = await runGraph(s, v);
+      await runGraph(s, v); // skipped before anything is opened when the check may not run a graph
       const thread = await s.create(v);
       const stream = await open(
         s.client.GET('/threads/{thread_id}/stream', { ...onThread(thread.thread_id), parseAs: 'stream' } as never) as Call,
       );
       try {
         expectStream(v, stream, 'joinThreadStream');
-        const created = await s.client.POST('/threads/{thread_id}/runs', {
-          ...onThread(thread.thread_id),
-          body: { assistant_id: graph, input: say('hello') },
-        });
-        const run = created.data;
-        if (!run) return v.stop(`createRun answered ${created.response.status}: ${show(created.error)}`);
+        const run = await createOn(s, v, thread.thread_id, { input: say('hello') });
         await s.client.GET('/threads/{thread_id}/runs/{run_id}/join', onRun(thread.thread_id, run.run_id));
         const events = await stream.rest(v, 'the thread’s stream', IDLE_MS);
         expectFraming(v, 'joinThreadStream', events, 'joinThreadStream');
@@ -426,8 +415,7 @@ export const AGENT_SERVER_STREAM_CHECKS: Check[] = [
     rule: 'StreamEventValues: {"__interrupt__": [...]} at an interrupt (decision A18)',
     operations: ['streamRun', 'getThread', 'createThread'],
     async run(s, v) {
-      const graph = scriptedGraph(v, s);
-      const thread = await scriptedThread(s, v, graph);
+      const { graph, thread } = await newScriptedThread(s, v);
       const stream = await streamOn(s, thread.thread_id, { assistant_id: graph, input: say('ask: refund'), stream_mode: 'values' });
       expectStream(v, stream, 'streamRun');
       const events = await stream.rest(v, 'the stream of streamRun');
@@ -450,8 +438,7 @@ export const AGENT_SERVER_STREAM_CHECKS: Check[] = [
     rule: 'StreamEventError: RunError, the last event (decision A18)',
     operations: ['streamRun', 'getRun', 'createThread'],
     async run(s, v) {
-      const graph = scriptedGraph(v, s);
-      const thread = await scriptedThread(s, v, graph);
+      const { graph, thread } = await newScriptedThread(s, v);
       const stream = await streamOn(s, thread.thread_id, { assistant_id: graph, input: say('fail: now') });
       expectStream(v, stream, 'streamRun');
       const runId = runIdOf(stream.headers.get('content-location'));
