@@ -5,18 +5,12 @@
 // fetch keeps each request and answer, so what the SDK puts on the wire and reads back (the
 // X-Pagination-Next header) is asserted, not assumed.
 import { createAgentServerClient } from '@agentplane/agent-server';
-import { Client } from '@langchain/langgraph-sdk';
+import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEmulator } from './support/harness.js';
 import { isUuid, rawRequest, startTestEmulator } from './support/harness.js';
-
-interface WireRecord {
-  method: string;
-  path: string;
-  body: any;
-  status: number;
-  headers: Headers;
-}
+import type { WireRecord } from './support/sdk-client.js';
+import { sdkClient, sdkError } from './support/sdk-client.js';
 
 const GRAPHS = {
   support: { state: { topic: null, escalated: false }, replies: [{ text: 'How can I help?' }] },
@@ -32,40 +26,14 @@ let client: Client;
 let clock = Date.parse('2026-11-19T09:00:00.000Z');
 const wire: WireRecord[] = [];
 
-function sdkClient(apiUrl: string): Client {
-  const recordingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, init);
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    wire.push({
-      method: init?.method ?? 'GET',
-      path: url.pathname + url.search,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
-      status: response.status,
-      headers: response.headers,
-    });
-    return response;
-  };
-  return new Client({ apiUrl, apiKey: null, callerOptions: { maxRetries: 0, fetch: recordingFetch } });
-}
-
 const lastWire = (): WireRecord => wire.at(-1)!;
-
-/** The SDK's HTTPError: `status` and the answer's `detail`. */
-async function sdkError(promise: Promise<unknown>): Promise<{ status: number; detail: unknown }> {
-  const error = (await promise.then(
-    () => expect.unreachable('the SDK call should have failed'),
-    (e: unknown) => e,
-  )) as { status?: number; text?: string; message?: string };
-  expect(error.status, String(error.message)).toBeTypeOf('number');
-  return { status: error.status!, detail: JSON.parse(error.text!).detail };
-}
 
 /** A tag unique to one test, so that its searches and counts see only its own assistants. */
 const tagged = () => ({ suite: crypto.randomUUID() });
 
 beforeAll(async () => {
   emulator = await startTestEmulator({ graphs: GRAPHS, now: () => clock });
-  client = sdkClient(emulator.agentServerUrl);
+  client = sdkClient(emulator.agentServerUrl, { wire });
 });
 afterEach(() => {
   expect(emulator.errors, 'the emulator reported contract violations or internal errors').toEqual([]);
@@ -325,7 +293,7 @@ describe('assistants.delete', () => {
   it('deletes a default assistant by its graph ID: the graph ID then names nothing', async () => {
     const emulatorOfItsOwn = await startTestEmulator({ graphs: GRAPHS });
     try {
-      const own = sdkClient(emulatorOfItsOwn.agentServerUrl);
+      const own = sdkClient(emulatorOfItsOwn.agentServerUrl, { wire });
       await own.assistants.delete('support');
       expect((await sdkError(own.assistants.get('support'))).status).toBe(404);
       expect((await sdkError(own.assistants.getGraph('support'))).status).toBe(404);

@@ -3,57 +3,23 @@
 // requests exactly as the SDK puts them on the wire, and errors surface as the SDK's HTTP errors.
 // A recording fetch keeps each request and answer, so the wire forms (`before` as a config
 // object, search's `limit`/`offset`) are asserted, not assumed.
-import { Client } from '@langchain/langgraph-sdk';
+import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEmulator } from './support/harness.js';
 import { isUuid, startTestEmulator } from './support/harness.js';
-
-interface WireRecord {
-  method: string;
-  path: string;
-  body: any;
-  status: number;
-  headers: Headers;
-}
+import type { WireRecord } from './support/sdk-client.js';
+import { sdkClient, sdkError } from './support/sdk-client.js';
 
 let emulator: TestEmulator;
 let client: Client;
 const wire: WireRecord[] = [];
 
-function sdkClient(apiUrl: string, options: { apiKey?: string | null } = {}): Client {
-  const recordingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, init);
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    wire.push({
-      method: init?.method ?? 'GET',
-      path: url.pathname + url.search,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
-      status: response.status,
-      headers: response.headers,
-    });
-    return response;
-  };
-  // apiKey null: no key from LANGGRAPH_API_KEY & co. of the environment; maxRetries 0: an error
-  // must surface at once, never be retried into a different answer.
-  return new Client({ apiUrl, apiKey: options.apiKey ?? null, callerOptions: { maxRetries: 0, fetch: recordingFetch } });
-}
-
 const lastWire = (): WireRecord => wire.at(-1)!;
 const doomedMarker = crypto.randomUUID();
 
-/** The SDK's HTTPError: `status` and the raw answer `text`. */
-async function sdkError(promise: Promise<unknown>): Promise<{ status: number; detail: unknown }> {
-  const error = (await promise.then(
-    () => expect.unreachable('the SDK call should have failed'),
-    (e: unknown) => e,
-  )) as { status?: number; text?: string; message?: string };
-  expect(error.status, String(error.message)).toBeTypeOf('number');
-  return { status: error.status!, detail: JSON.parse(error.text!).detail };
-}
-
 beforeAll(async () => {
   emulator = await startTestEmulator();
-  client = sdkClient(emulator.agentServerUrl);
+  client = sdkClient(emulator.agentServerUrl, { wire });
 });
 afterEach(() => {
   expect(emulator.errors, 'the emulator reported contract violations or internal errors').toEqual([]);
@@ -680,7 +646,7 @@ describe('ttl', () => {
   let timedClient: Client;
   beforeAll(async () => {
     timed = await startTestEmulator({ now: () => clock });
-    timedClient = sdkClient(timed.agentServerUrl);
+    timedClient = sdkClient(timed.agentServerUrl, { wire });
   });
   afterAll(async () => {
     await timed?.close();
@@ -717,9 +683,9 @@ describe('an agent server that requires an API key', () => {
   });
 
   it('accepts the SDK apiKey (sent as x-api-key) and refuses a missing or wrong one with 401', async () => {
-    const thread = await sdkClient(secured.agentServerUrl, { apiKey: 'sdk-key' }).threads.create({ metadata: { secured: true } });
+    const thread = await sdkClient(secured.agentServerUrl, { apiKey: 'sdk-key', wire }).threads.create({ metadata: { secured: true } });
     expect(thread.metadata).toEqual({ secured: true });
-    expect((await sdkError(sdkClient(secured.agentServerUrl).threads.get(thread.thread_id))).status).toBe(401);
-    expect((await sdkError(sdkClient(secured.agentServerUrl, { apiKey: 'wrong' }).threads.get(thread.thread_id))).status).toBe(401);
+    expect((await sdkError(sdkClient(secured.agentServerUrl, { wire }).threads.get(thread.thread_id))).status).toBe(401);
+    expect((await sdkError(sdkClient(secured.agentServerUrl, { apiKey: 'wrong', wire }).threads.get(thread.thread_id))).status).toBe(401);
   });
 });

@@ -4,24 +4,16 @@
 // differential test compares with the live server), interrupts, errors inside a 200 stream, the
 // stateless stream, joining and resuming with Last-Event-ID, heartbeats, and a client going away.
 import { createAgentServerClient, joinStream, streamRun } from '@agentplane/agent-server';
-import { Client } from '@langchain/langgraph-sdk';
+import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphDefinition } from '../src/agent-server/scripted-graph.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
+import { ask, SUPPORT_GRAPH } from './support/run-graphs.js';
+import { sdkClient } from './support/sdk-client.js';
 
 const GRAPHS: Record<string, GraphDefinition> = {
-  support: {
-    state: { topic: null },
-    replies: [
-      { match: '*refund*', interrupt: { question: 'Refund $20?' }, text: 'Refund sent ({{resume}}).' },
-      { match: '*order*', text: 'Let me look up order 4512.', tool_calls: [{ name: 'lookup_order', args: { order_id: '4512' } }] },
-      { match: '*order*', text: 'It shipped yesterday.', update: { topic: 'shipping' } },
-      { match: '*fail*', error: 'Model provider rate limit' },
-      { text: 'You said: {{input}}' },
-    ],
-    tools: { lookup_order: '{"status": "shipped"}' },
-  },
+  support: SUPPORT_GRAPH,
   // Four words, 150 ms before each: long enough to join, drop or cancel mid-run.
   slow: { replies: [{ text: 'one two three four' }], stream: { chunk: 'word', delay_ms: 150 } },
 };
@@ -31,7 +23,7 @@ let client: Client;
 
 beforeAll(async () => {
   emulator = await startTestEmulator({ graphs: GRAPHS, streams: { heartbeatMs: 100 } });
-  client = new Client({ apiUrl: emulator.agentServerUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
+  client = sdkClient(emulator.agentServerUrl);
 });
 afterEach(() => {
   expect(emulator.errors, 'the emulator reported contract violations or internal errors').toEqual([]);
@@ -44,7 +36,6 @@ interface StreamEvent {
   data: any;
   id?: string;
 }
-const ask = (content: string) => ({ messages: [{ type: 'human' as const, content }] });
 const newThread = async (graphId = 'support') => (await client.threads.create({ graphId })).thread_id;
 
 async function collect(stream: AsyncIterable<{ event: string; data: unknown; id?: string }>): Promise<StreamEvent[]> {

@@ -6,25 +6,17 @@
 // `delay_ms`) keep a run running for as long as a test needs, so no test depends on timing.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@langchain/langgraph-sdk';
+import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssistantId } from '../src/agent-server/assistant-store.js';
 import type { GraphDefinition } from '../src/agent-server/scripted-graph.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
+import { ask, SUPPORT_GRAPH } from './support/run-graphs.js';
+import { sdkClient } from './support/sdk-client.js';
 
 const GRAPHS: Record<string, GraphDefinition> = {
-  support: {
-    state: { topic: null },
-    replies: [
-      { match: '*refund*', interrupt: { question: 'Refund $20?' }, text: 'Refund sent ({{resume}}).' },
-      { match: '*order*', text: 'Let me look up order 4512.', tool_calls: [{ name: 'lookup_order', args: { order_id: '4512' } }] },
-      { match: '*order*', text: 'It shipped yesterday.', update: { topic: 'shipping' } },
-      { match: '*fail*', error: 'Model provider rate limit' },
-      { text: 'You said: {{input}}' },
-    ],
-    tools: { lookup_order: '{"status": "shipped"}' },
-  },
+  support: SUPPORT_GRAPH,
   echo: { replies: [{ text: '{{input}}' }] },
   // A reply that takes ten minutes: a run on it is running until it is cancelled.
   slow: { replies: [{ text: 'eventually' }], stream: { chunk: 'whole', delay_ms: 600_000 } },
@@ -39,7 +31,7 @@ let client: Client;
 
 beforeAll(async () => {
   emulator = await startTestEmulator({ graphs: GRAPHS });
-  client = new Client({ apiUrl: emulator.agentServerUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
+  client = sdkClient(emulator.agentServerUrl);
 });
 afterEach(() => {
   expect(emulator.errors, 'the emulator reported contract violations or internal errors').toEqual([]);
@@ -49,7 +41,6 @@ afterAll(() => emulator.close());
 // The SDK types `onCompletion` as "complete" | "continue", which no server accepts: the servers'
 // values are "delete" and "keep" (RunCreate), as the SDK sends whatever it is given.
 const KEEP = 'keep' as never;
-const ask = (content: string) => ({ messages: [{ type: 'human', content }] });
 type Values = Record<string, unknown> & { messages?: Record<string, unknown>[] };
 const texts = (values: unknown) => ((values as Values).messages ?? []).map((m) => `${m.type}: ${m.content}`);
 const newThread = async (graphId = 'support') => (await client.threads.create({ graphId })).thread_id;
