@@ -11,14 +11,10 @@
 // Rows: a run waited for (POST /threads/{id}/runs/wait) under CONNECTIONS connections and with
 // one; a background run created and then joined (POST .../runs, GET .../join: one operation of two
 // requests).
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { freePort } from '@agentplane/openapi-toolkit';
-import { startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
-import { cpuSeconds, startEmulatorProcess } from './emulator-process.js';
+import { cpuSeconds } from './emulator-process.js';
 import { compare, fmtMs, fmtRate, perRequest } from './http-load.js';
+import { startScriptedServers } from './scripted-servers.js';
 
 /** @typedef {import('./http-load.js').Measurement} Measurement */
 /** @typedef {import('./http-load.js').Endpoint} Endpoint */
@@ -146,18 +142,8 @@ async function checkServes(/** @type {Server} */ server) {
 
 export async function run() {
   const started = performance.now();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-runs-bench-'));
-  /** @type {{stop(): Promise<void>}[]} */
-  const running = [];
+  const { onFile, inMemory, langgraph: langgraphServer, stop } = await startScriptedServers(GRAPHS);
   try {
-    const config = path.join(tmp, 'graphs.json');
-    fs.writeFileSync(config, JSON.stringify({ graphs: GRAPHS }));
-    const onFile = await startEmulatorProcess({ db: path.join(tmp, 'emulator.db'), production: true, args: ['--config', config] });
-    running.push(onFile);
-    const inMemory = await startEmulatorProcess({ db: ':memory:', production: true, args: ['--config', config] });
-    running.push(inMemory);
-    const langgraphServer = await startLangGraphServer({ port: await freePort(), graphs: GRAPHS, log: console.log });
-    running.push(langgraphServer);
     /** @type {Server} */
     const langgraph = { url: langgraphServer.url, pid: langgraphServer.pid };
     for (const server of [onFile, inMemory, langgraph]) await checkServes(server);
@@ -241,7 +227,6 @@ export async function run() {
     }
     console.log(`\n(bench time ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   } finally {
-    for (const server of running.reverse()) await server.stop().catch(() => {});
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await stop();
   }
 }
