@@ -1,8 +1,11 @@
 // The emulator as the benchmarks run it: the CLI (`agentplane-emulator`) in its own process, and
 // what Linux's /proc says about that process (CPU time, resident memory).
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stopChild } from '@agentplane/mock/prism';
 import { REPO_ROOT } from '@agentplane/openapi-toolkit';
 
@@ -10,17 +13,23 @@ export const EMULATOR_DIR = path.join(REPO_ROOT, 'apps', 'emulator');
 const EMULATOR_BIN = path.join(EMULATOR_DIR, 'bin', 'agentplane-emulator.js');
 const CLOCK_TICKS = 100; // USER_HZ of /proc/<pid>/stat: 100 on every Linux architecture in use
 
+const HEAP_PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'heap-probe.cjs');
+
 /**
  * Starts the emulator CLI on `db` with free ports; resolves once it prints its `ready` line.
  * `production` turns response validation off (NODE_ENV=production); otherwise it runs as
- * `npm start` runs it, checking every answer against the spec.
- * @param {{db: string, production: boolean, args?: string[]}} options
+ * `npm start` runs it, checking every answer against the spec. `heapProbe` preloads
+ * heap-probe.cjs, so that `heapAfterGc()` can read the heap the process holds.
+ * @param {{db: string, production: boolean, args?: string[], heapProbe?: boolean}} options
  */
-export async function startEmulatorProcess({ db, production, args = [] }) {
+export async function startEmulatorProcess({ db, production, args = [], heapProbe = false }) {
   const env = { ...process.env };
   if (production) env.NODE_ENV = 'production';
   else delete env.NODE_ENV;
-  const argv = [EMULATOR_BIN, '--db', db, '--agent-server-port', '0', '--control-plane-port', '0', ...args];
+  const probeFile = heapProbe ? path.join(os.tmpdir(), `agentplane-heap-${process.pid}-${crypto.randomUUID()}.jsonl`) : undefined;
+  if (probeFile) env.AGENTPLANE_HEAP_PROBE = probeFile;
+  const nodeArgs = probeFile ? ['--expose-gc', '--require', HEAP_PROBE] : [];
+  const argv = [...nodeArgs, EMULATOR_BIN, '--db', db, '--agent-server-port', '0', '--control-plane-port', '0', ...args];
   const child = spawn(process.execPath, argv, { cwd: EMULATOR_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let stderrLines = 0;
@@ -51,8 +60,36 @@ export async function startEmulatorProcess({ db, production, args = [] }) {
     pid: /** @type {number} */ (child.pid),
     /** Lines on stderr so far: the emulator reports contract violations and internal errors there. */
     stderrLines: () => stderrLines,
-    stop: () => stopChild(child, exited),
+    /**
+     * The heap still used after a full collection, and memory outside it (SQLite's, buffers), in MB;
+     * undefined without `heapProbe`.
+     */
+    heapAfterGc: async () => (probeFile ? readHeapProbe(/** @type {number} */ (child.pid), probeFile) : undefined),
+    stop: async () => {
+      await stopChild(child, exited);
+      if (probeFile) fs.rmSync(probeFile, { force: true });
+    },
   };
+}
+
+/**
+ * Asks the probe of process `pid` for its heap (SIGUSR2) and reads the line it appends to `file`.
+ * @param {number} pid @param {string} file
+ * @returns {Promise<{heapUsed: number, external: number, rss: number}>}
+ */
+async function readHeapProbe(pid, file) {
+  const linesBefore = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+  process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+    if (lines.length > linesBefore) {
+      const { heapUsed, external, rss } = JSON.parse(/** @type {string} */ (lines.at(-1)));
+      return { heapUsed: heapUsed / 2 ** 20, external: external / 2 ** 20, rss: rss / 2 ** 20 };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the heap probe of process ${pid} did not answer within 10 s`);
 }
 
 /**

@@ -10,14 +10,10 @@
 // - 1,000 streams at once of a reply cut in words with `delay_ms: 20` before each: whether all
 //   complete with every event, how long the batch takes, and the emulator's RSS before and after
 //   (twice on the emulators: what a second batch adds tells held memory (its 2,000 threads) from a leak).
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { freePort } from '@agentplane/openapi-toolkit';
-import { startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
-import { memoryOf, startEmulatorProcess } from './emulator-process.js';
+import { memoryOf } from './emulator-process.js';
 import { fmtMs } from './http-load.js';
+import { startScriptedServers } from './scripted-servers.js';
 
 export const title = 'Emulator: streamed runs next to the LangGraph JS server streaming the same script';
 
@@ -115,10 +111,15 @@ async function sequential(/** @type {string} */ url) {
   };
 }
 
-/** CONCURRENT streams of the paced graph at once. */
-async function concurrent(/** @type {string} */ url, /** @type {number | undefined} */ pid) {
+/**
+ * CONCURRENT streams of the paced graph at once; on an emulator, its memory before and after, and
+ * its heap after a full collection once the batch is over.
+ * @param {{url: string, pid?: number, heapAfterGc?: () => Promise<{heapUsed: number, external: number, rss: number} | undefined>}} server
+ */
+async function concurrent({ url, pid, heapAfterGc }) {
   const agent = new http.Agent({ keepAlive: false, maxSockets: CONCURRENT });
   const before = pid ? memoryOf(pid) : undefined;
+  const heapBefore = await heapAfterGc?.();
   const started = performance.now();
   const results = await Promise.all(Array.from({ length: CONCURRENT }, () => streamOnce(url, 'paced', agent).catch(() => undefined)));
   const seconds = (performance.now() - started) / 1000;
@@ -126,25 +127,16 @@ async function concurrent(/** @type {string} */ url, /** @type {number | undefin
   const during = pid ? memoryOf(pid) : undefined;
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const after = pid ? memoryOf(pid) : undefined;
+  const heapAfter = await heapAfterGc?.();
   const complete = results.filter((r) => r?.status === 200 && r.events === EVENTS_PER_STREAM).length;
-  return { complete, seconds, before, during, after };
+  return { complete, seconds, before, during, after, heapBefore, heapAfter };
 }
 
 export async function run() {
   const started = performance.now();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-streams-bench-'));
-  /** @type {{stop(): Promise<void>}[]} */
-  const running = [];
+  const { onFile, inMemory, langgraph, stop } = await startScriptedServers(GRAPHS, { heapProbe: true });
   try {
-    const config = path.join(tmp, 'graphs.json');
-    fs.writeFileSync(config, JSON.stringify({ graphs: GRAPHS }));
-    const onFile = await startEmulatorProcess({ db: path.join(tmp, 'emulator.db'), production: true, args: ['--config', config] });
-    running.push(onFile);
-    const inMemory = await startEmulatorProcess({ db: ':memory:', production: true, args: ['--config', config] });
-    running.push(inMemory);
-    const langgraph = await startLangGraphServer({ port: await freePort(), graphs: GRAPHS, log: console.log });
-    running.push(langgraph);
-    /** @type {Record<string, {url: string, pid?: number}>} */
+    /** @type {Record<string, Parameters<typeof concurrent>[0]>} */
     const servers = { 'emulator (file)': onFile, 'emulator (memory)': inMemory, 'LangGraph JS': { url: langgraph.url } };
     for (const [name, server] of Object.entries(servers)) {
       const check = await streamOnce(server.url, 'chat', new http.Agent());
@@ -166,8 +158,8 @@ export async function run() {
     /** @type {Record<string, Awaited<ReturnType<typeof concurrent>>>} */
     const again = {};
     for (const [name, server] of Object.entries(servers)) {
-      many[name] = await concurrent(server.url, server.pid);
-      if (server.pid) again[name] = await concurrent(server.url, server.pid);
+      many[name] = await concurrent(server);
+      if (server.pid) again[name] = await concurrent(server);
       console.log(`  measured ${CONCURRENT} streams at once on ${name}`);
     }
     const emulatorErrors = onFile.stderrLines() + inMemory.stderrLines();
@@ -213,6 +205,14 @@ export async function run() {
         console.log(
           `  ${''.padEnd(18)} a second batch: ${second.complete}/${CONCURRENT} complete in ${second.seconds.toFixed(1)} s; RSS ${second.after.rss.toFixed(0)} MB 2 s after it`,
         );
+      // What the process holds once the streams are over: the V8 heap after a full collection
+      // (JavaScript objects: run logs, listeners, sockets) and what lives outside it.
+      const [idle, one, two] = [m.heapBefore, m.heapAfter, second?.heapAfter];
+      if (idle && one && two)
+        console.log(
+          `  ${''.padEnd(18)} heap after a full GC: ${idle.heapUsed.toFixed(1)} MB idle, ${one.heapUsed.toFixed(1)} MB after one batch, ` +
+            `${two.heapUsed.toFixed(1)} MB after two (outside the heap: ${idle.external.toFixed(1)}, ${one.external.toFixed(1)}, ${two.external.toFixed(1)} MB)`,
+        );
     }
     console.log(`emulator stderr (contract violations, internal errors): ${emulatorErrors} lines`);
 
@@ -232,7 +232,6 @@ export async function run() {
     }
     console.log(`\n(bench time ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   } finally {
-    for (const server of running.reverse()) await server.stop().catch(() => {});
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await stop();
   }
 }
