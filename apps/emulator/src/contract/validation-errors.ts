@@ -60,7 +60,13 @@ function resolveUnions(all: ErrorObject[], location: Location, unions: UnionSupp
     ];
   }
   const ranked = branches
-    .map((schema) => unions.validateBranch(schema, union.data).map((e) => ({ ...e, instancePath: `${at}${e.instancePath}` })))
+    .map((schema) =>
+      unions
+        .validateBranch(schema, union.data)
+        // A failed `if` names nothing (its `then` errors do): counted, it would make a branch look further off.
+        .filter((e) => e.keyword !== 'if')
+        .map((e) => ({ ...e, instancePath: `${at}${e.instancePath}` })),
+    )
     .filter((list) => list.length > 0)
     .sort((a, b) => depth(b) - depth(a) || a.length - b.length);
   const [best, runnerUp] = ranked;
