@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssistantId } from '../src/agent-server/assistant-store.js';
 import type { GraphDefinition } from '../src/agent-server/scripted-graph.js';
 import type { TestEmulator } from './support/harness.js';
-import { startTestEmulator } from './support/harness.js';
+import { rawRequest, startTestEmulator } from './support/harness.js';
 import { ask, SUPPORT_GRAPH } from './support/run-graphs.js';
 import { sdkClient } from './support/sdk-client.js';
 
@@ -632,6 +632,78 @@ describe('input', () => {
     const values = await client.runs.wait(threadId, 'support', { input: { ...ask('hello'), topic: 'greeting', unknown: 1 } });
     expect(values).toMatchObject({ topic: 'greeting' });
     expect(values).not.toHaveProperty('unknown');
+  });
+
+  it('takes messages in the role form of chat-completion APIs and stores them in the type form', async () => {
+    const threadId = await newThread();
+    const values = await client.runs.wait(threadId, 'support', { input: { messages: [{ role: 'user', content: 'hello' }] } });
+    expect(texts(values)).toEqual(['human: hello', 'ai: You said: hello']);
+    const [human] = (values as Values).messages!;
+    expect(human).not.toHaveProperty('role');
+    expect(human).toMatchObject({ type: 'human', content: 'hello', additional_kwargs: {}, response_metadata: {} });
+    expect(human?.id).toEqual(expect.any(String));
+
+    await client.threads.updateState(threadId, {
+      values: {
+        messages: [
+          { role: 'developer', content: 'Answer in English.' },
+          {
+            role: 'assistant',
+            content: '',
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id": "4512"}' } },
+              { id: 'call_2', type: 'function', function: { name: 'lookup_order', arguments: '{not json' } },
+              { id: 'call_3', name: 'lookup_order', args: { order_id: '7' } },
+            ],
+          },
+          { role: 'tool', content: 'shipped', tool_call_id: 'call_1', name: 'lookup_order' },
+        ],
+      },
+      asNode: 'agent',
+    });
+    const stored = ((await client.threads.getState(threadId)).values as Values).messages!.slice(2);
+    expect(stored.map((m) => m.type)).toEqual(['system', 'ai', 'tool']);
+    expect(stored[0]?.additional_kwargs).toEqual({ __openai_role__: 'developer' });
+    expect(stored[1]?.tool_calls).toEqual([
+      { id: 'call_1', name: 'lookup_order', args: { order_id: '4512' }, type: 'tool_call' },
+      { id: 'call_3', name: 'lookup_order', args: { order_id: '7' }, type: 'tool_call' },
+    ]);
+    expect(stored[1]?.invalid_tool_calls).toEqual([
+      {
+        id: 'call_2',
+        name: 'lookup_order',
+        args: '{not json',
+        error: 'Function arguments are not the JSON of an object.',
+        type: 'invalid_tool_call',
+      },
+    ]);
+    expect(stored[2]).toMatchObject({ type: 'tool', tool_call_id: 'call_1', name: 'lookup_order', content: 'shipped' });
+  });
+
+  it('refuses a role-form message it cannot store, with the 422 shape, and keeps the thread as it was', async () => {
+    const threadId = await newThread();
+    await client.runs.wait(threadId, 'support', { input: ask('hello') });
+    const before = await client.threads.getState(threadId);
+    for (const [message, loc] of [
+      [{ role: 'tool', content: 'shipped' }, 'tool_call_id'],
+      [{ role: 'robot', content: 'beep' }, 'role'],
+      // Both forms at once is neither: the 422 names the forms there are.
+      [{ role: 'user', content: 'hi', type: 'human' }, 0],
+    ] as const) {
+      const answer = await rawRequest(emulator.agentServerUrl, {
+        method: 'POST',
+        path: `/threads/${threadId}/runs/wait`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ assistant_id: 'support', input: { messages: [message] } }),
+      });
+      expect(answer.status, JSON.stringify(message)).toBe(422);
+      const detail = (answer.json as { detail: { loc: unknown[] }[] }).detail;
+      expect(
+        detail.map((issue) => issue.loc.at(-1)),
+        JSON.stringify(message),
+      ).toContain(loc);
+    }
+    expect((await client.threads.getState(threadId)).checkpoint).toEqual(before.checkpoint);
   });
 });
 

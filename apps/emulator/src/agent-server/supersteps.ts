@@ -21,6 +21,7 @@
 import type { Superstep, SuperstepUpdate, ThreadTask } from '@agentplane/agent-server';
 import { inCanonicalForm, setOwn } from '../shared/canonical-json.js';
 import { newId } from '../shared/ids.js';
+import { inTypeForm } from './message-forms.js';
 import { nextAfter } from './react-agent.js';
 import type { ScriptedGraph } from './scripted-graph.js';
 
@@ -140,6 +141,7 @@ const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [v
  * when the list does not have it), `__remove_all__` empties the list. Stored messages carry the
  * fields LangGraph always writes (`additional_kwargs`, `response_metadata`, and on AI messages
  * `tool_calls` and `invalid_tool_calls`), so a message reads back the same from either server.
+ * A message in the role form is stored in the `type` form (message-forms.ts).
  */
 function mergeMessages(current: unknown, incoming: unknown): unknown[] {
   let messages = Array.isArray(current) ? [...current] : [];
@@ -148,7 +150,8 @@ function mergeMessages(current: unknown, incoming: unknown): unknown[] {
     positions ??= new Map(messages.map((m, i) => [(m as Values).id, i]));
     return positions.get(id);
   };
-  for (const raw of asList(incoming) as Values[]) {
+  for (const written of asList(incoming) as Values[]) {
+    const raw = inTypeForm(written);
     if (raw.type === 'remove') {
       messages = raw.id === '__remove_all__' ? [] : messages.filter((m) => (m as Values).id !== raw.id);
       positions = undefined;

@@ -98,6 +98,52 @@ export const RUN_SCENARIOS: Record<string, Scenario> = {
     };
   },
 
+  // LangGraph's quickstarts write messages in the role form of chat-completion APIs; both servers
+  // store them in the type form. A state update writes every role, tool calls in the OpenAI form.
+  'messages in the role form': async (client, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    const answer = await client.runs.wait(threadId, 'support', { input: { messages: [{ role: 'user', content: 'hello' }] } });
+    await client.threads.updateState(threadId, {
+      values: {
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'developer', content: 'Answer in English.' },
+          {
+            role: 'assistant',
+            content: '',
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id": "4512"}' } }],
+          },
+          { role: 'tool', content: '{"status": "shipped"}', tool_call_id: 'call_1' },
+          { role: 'human', content: 'thanks' },
+          { role: 'ai', content: 'You are welcome.' },
+        ],
+      },
+      asNode: 'agent',
+    });
+    return { answer, after: await snapshot(client, threadId) };
+  },
+
+  'role-form messages refused or coerced differently': async (client, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    const written = async (message: Record<string, unknown>) =>
+      attempt(client.threads.updateState(threadId, { values: { messages: [message] }, asNode: 'agent' }));
+    return {
+      toolWithoutCallId: await written({ role: 'tool', content: 'shipped' }),
+      argumentsNotJson: await written({
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{not json' } }],
+      }),
+      argumentsNotAnObject: await written({
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'lookup_order', arguments: '[1]' } }],
+      }),
+      roleAndType: await written({ role: 'user', type: 'human', content: 'hi' }),
+      after: await snapshot(client, threadId),
+    };
+  },
+
   'tool call and answer': async (client, tag) => {
     const threadId = await newThread(client, tag, 'support');
     const answer = await client.runs.wait(threadId, 'support', { input: ask('where is my order?') });

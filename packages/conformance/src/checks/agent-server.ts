@@ -401,6 +401,73 @@ export const AGENT_SERVER_CHECKS: Check[] = [
     },
   }),
 
+  check({
+    id: 'state:role-form-messages',
+    area: 'state',
+    title: 'messages written in the role form of chat-completion APIs are stored, and answered, in the type form',
+    rule: 'MessageInput: RoleMessageInput, OpenAiToolCall',
+    operations: ['createThread', 'getThreadState'],
+    async run(s, v) {
+      const messages = [
+        { role: 'developer' as const, content: 'Answer in English.' },
+        { role: 'user' as const, content: 'Where is my order?' },
+        {
+          role: 'assistant' as const,
+          content: '',
+          tool_calls: [{ id: 'call_1', type: 'function' as const, function: { name: 'lookup_order', arguments: '{"order_id": "4512"}' } }],
+        },
+        { role: 'tool' as const, content: 'shipped', tool_call_id: 'call_1' },
+      ];
+      const supersteps = [{ updates: [{ as_node: 'agent', values: { messages } }] }];
+      const created = await answer(
+        s.client.POST('/threads', { body: { metadata: { ...s.tag, ...(s.graphId ? { graph_id: s.graphId } : {}) }, supersteps } }),
+      );
+      if (!created.data) return v.stop(`createThread answered ${created.status}: ${short(created.error)}`);
+      s.track(created.data.thread_id);
+      const stored = ((await s.state(v, created.data.thread_id)).values?.messages ?? []) as Record<string, unknown>[];
+      v.equal(
+        stored.map((message) => [message.type, message.role, message.content]),
+        [
+          ['system', undefined, 'Answer in English.'],
+          ['human', undefined, 'Where is my order?'],
+          ['ai', undefined, ''],
+          ['tool', undefined, 'shipped'],
+        ],
+        'stored messages: [type, role, content]',
+      );
+      v.equal(
+        (stored[0]?.additional_kwargs as Record<string, unknown> | undefined)?.__openai_role__,
+        'developer',
+        'developer message: additional_kwargs.__openai_role__',
+      );
+      v.equal(
+        stored[2]?.tool_calls,
+        [{ id: 'call_1', name: 'lookup_order', args: { order_id: '4512' }, type: 'tool_call' }],
+        'assistant message: tool_calls, from the OpenAI form',
+      );
+      v.equal(stored[3]?.tool_call_id, 'call_1', 'tool message: tool_call_id');
+    },
+  }),
+  check({
+    id: 'state:role-form-refusals',
+    area: 'state',
+    title: 'a role-form tool message without tool_call_id is a 422 naming it, and creates nothing',
+    rule: 'RoleMessageInput: a tool message requires tool_call_id',
+    operations: ['createThread'],
+    difference: 'role-message-refusals',
+    async run(s, v) {
+      const supersteps = [{ updates: [{ as_node: 'agent', values: { messages: [{ role: 'tool' as const, content: 'shipped' }] } }] }];
+      const created = await answer(
+        s.client.POST('/threads', {
+          body: { metadata: { ...s.tag, ...(s.graphId ? { graph_id: s.graphId } : {}) }, supersteps } as never,
+        }),
+      );
+      if (created.data) s.track(created.data.thread_id);
+      const locs = ((created.error as { detail?: { loc?: unknown[] }[] } | undefined)?.detail ?? []).map((item) => item.loc?.at(-1));
+      v.equal([created.status, locs.includes('tool_call_id')], [422, true], 'status, and an issue at tool_call_id');
+    },
+  }),
+
   // History
   check({
     id: 'history:newest-first',
