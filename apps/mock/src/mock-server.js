@@ -1,10 +1,11 @@
 // One API's mock as users reach it: a Prism process on a private port, and in front of it the
 // validation translator (decision T3) on the public port. The launcher (`npm run mock`) and the
 // contract tests both start mocks this way, so the tests check what users get.
+import fs from 'node:fs';
 import { freePort } from '@agentplane/openapi-toolkit';
 import { mockSpecPath } from './mocks.js';
 import { startPrism } from './prism.js';
-import { startValidationTranslator } from './validation-translator.js';
+import { booleanQueryParameters, startValidationTranslator } from './validation-translator.js';
 
 /**
  * @typedef {object} MockServer
@@ -27,7 +28,8 @@ export async function startMock({ api, port, host = '127.0.0.1', verbose, stdio 
   });
   let front;
   try {
-    front = await startValidationTranslator({ upstream: prism.url, port, host });
+    const booleans = booleanQueryParameters(JSON.parse(fs.readFileSync(mockSpecPath(api), 'utf8')));
+    front = await startValidationTranslator({ upstream: prism.url, port, host, booleans });
   } catch (error) {
     await prism.stop();
     throw new Error(`cannot serve the ${api} mock on ${host}:${port}: ${/** @type {Error} */ (error).message}`);

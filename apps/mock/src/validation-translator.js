@@ -2,7 +2,9 @@
 // operation's first 422 example, which may name a field the request never had; what it actually
 // found at fault travels in its `sl-violations` header. This front passes every exchange through
 // unchanged, except a 422 that carries request violations: its body becomes those violations in
-// the spec's HTTPValidationError shape, so the fields named are the fields at fault.
+// the spec's HTTPValidationError shape, so the fields named are the fields at fault. On the way
+// in, a boolean query parameter's `1` or `0` (the LangGraph SDK sends `wait=1` and
+// `cancel_on_disconnect=0`, and the spec reads them as booleans) is spelled `true` or `false`.
 import http from 'node:http';
 
 /**
@@ -70,16 +72,68 @@ export function violationsToValidationErrors(header) {
 }
 
 /**
- * Starts the front on `port`, forwarding to the Prism at `upstream`.
- * @param {{upstream: string, port: number, host: string}} options
+ * The names of the query parameters that are booleans wherever the spec declares them: their
+ * `1` and `0` mean true and false (decision E10), which Prism alone would refuse.
+ * @param {any} spec the bundled spec
+ * @returns {Set<string>}
+ */
+export function booleanQueryParameters(spec) {
+  /** @type {Map<string, boolean>} */
+  const everywhereBoolean = new Map();
+  const resolve = (/** @type {any} */ node) => {
+    let resolved = node;
+    while (resolved?.$ref)
+      resolved = resolved.$ref
+        .slice(2)
+        .split('/')
+        .reduce((/** @type {any} */ at, /** @type {string} */ key) => at?.[key], spec);
+    return resolved;
+  };
+  for (const item of Object.values(spec.paths ?? {})) {
+    const shared = /** @type {any} */ (item).parameters ?? [];
+    for (const [method, operation] of Object.entries(/** @type {any} */ (item))) {
+      if (method === 'parameters' || typeof operation !== 'object') continue;
+      for (const parameter of [...shared, .../** @type {any} */ (operation.parameters ?? [])].map(resolve)) {
+        if (parameter?.in !== 'query') continue;
+        const boolean = resolve(parameter.schema)?.type === 'boolean';
+        everywhereBoolean.set(parameter.name, (everywhereBoolean.get(parameter.name) ?? true) && boolean);
+      }
+    }
+  }
+  return new Set([...everywhereBoolean].filter(([, boolean]) => boolean).map(([name]) => name));
+}
+
+/**
+ * The request target with each boolean query parameter's `1` or `0` written `true` or `false`,
+ * as the spec reads them; anything else is left for Prism to judge.
+ * @param {string} target @param {Set<string>} booleans
+ */
+export function withBooleansSpelledOut(target, booleans) {
+  const at = target.indexOf('?');
+  if (at < 0 || booleans.size === 0) return target;
+  const query = target
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const [name, value] = pair.split('=');
+      return name !== undefined && booleans.has(name) && (value === '1' || value === '0') ? `${name}=${value === '1'}` : pair;
+    });
+  return `${target.slice(0, at)}?${query.join('&')}`;
+}
+
+/**
+ * Starts the front on `port`, forwarding to the Prism at `upstream`. `booleans` are the query
+ * parameters whose `1` and `0` it spells `true` and `false` (booleanQueryParameters).
+ * @param {{upstream: string, port: number, host: string, booleans?: Set<string>}} options
  * @returns {Promise<http.Server>}
  */
-export function startValidationTranslator({ upstream, port, host }) {
+export function startValidationTranslator({ upstream, port, host, booleans = new Set() }) {
   const target = new URL(upstream);
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => {
+    const path = withBooleansSpelledOut(req.url ?? '/', booleans);
     const forward = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
+      { host: target.hostname, port: target.port, method: req.method, path, headers: req.headers, agent },
       (answer) => {
         const items = answer.statusCode === 422 ? violationsToValidationErrors(answer.headers['sl-violations']?.toString()) : [];
         if (items.length === 0) {
