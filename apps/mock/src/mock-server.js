@@ -1,8 +1,7 @@
 // One API's mock as users reach it: a Prism process on a private port, and in front of it the
 // validation translator (decision T3) on the public port. The launcher (`npm run mock`) and the
 // contract tests both start mocks this way, so the tests check what users get.
-import fs from 'node:fs';
-import { freePort } from '@agentplane/openapi-toolkit';
+import { freePort, loadBundle } from '@agentplane/openapi-toolkit';
 import { mockSpecPath } from './mocks.js';
 import { startPrism } from './prism.js';
 import { booleanQueryParameters, startValidationTranslator } from './validation-translator.js';
@@ -28,7 +27,7 @@ export async function startMock({ api, port, host = '127.0.0.1', verbose, stdio 
   });
   let front;
   try {
-    const booleans = booleanQueryParameters(JSON.parse(fs.readFileSync(mockSpecPath(api), 'utf8')));
+    const booleans = booleanQueryParameters(loadBundle(api));
     front = await startValidationTranslator({ upstream: prism.url, port, host, booleans });
   } catch (error) {
     await prism.stop();

@@ -6,6 +6,7 @@
 // in, a boolean query parameter's `1` or `0` (the LangGraph SDK sends `wait=1` and
 // `cancel_on_disconnect=0`, and the spec reads them as booleans) is spelled `true` or `false`.
 import http from 'node:http';
+import { listOperations, resolveRef } from '@agentplane/openapi-toolkit';
 
 /**
  * Prism reports Ajv keywords; the mock answers the pydantic-style `type`s the spec's examples use.
@@ -80,24 +81,11 @@ export function violationsToValidationErrors(header) {
 export function booleanQueryParameters(spec) {
   /** @type {Map<string, boolean>} */
   const everywhereBoolean = new Map();
-  const resolve = (/** @type {any} */ node) => {
-    let resolved = node;
-    while (resolved?.$ref)
-      resolved = resolved.$ref
-        .slice(2)
-        .split('/')
-        .reduce((/** @type {any} */ at, /** @type {string} */ key) => at?.[key], spec);
-    return resolved;
-  };
-  for (const item of Object.values(spec.paths ?? {})) {
-    const shared = /** @type {any} */ (item).parameters ?? [];
-    for (const [method, operation] of Object.entries(/** @type {any} */ (item))) {
-      if (method === 'parameters' || typeof operation !== 'object') continue;
-      for (const parameter of [...shared, .../** @type {any} */ (operation.parameters ?? [])].map(resolve)) {
-        if (parameter?.in !== 'query') continue;
-        const boolean = resolve(parameter.schema)?.type === 'boolean';
-        everywhereBoolean.set(parameter.name, (everywhereBoolean.get(parameter.name) ?? true) && boolean);
-      }
+  for (const { parameters } of listOperations(spec)) {
+    for (const parameter of parameters) {
+      if (parameter.in !== 'query') continue;
+      const boolean = resolveRef(spec, parameter.schema)?.type === 'boolean';
+      everywhereBoolean.set(parameter.name, (everywhereBoolean.get(parameter.name) ?? true) && boolean);
     }
   }
   return new Set([...everywhereBoolean].filter(([, boolean]) => boolean).map(([name]) => name));
