@@ -207,10 +207,12 @@ function expectMetadata(v: Verify, events: readonly ReadEvent[], runId: string |
   );
 }
 
-/** A run of the run's graph, streamed from a new thread to its end. */
-async function streamedRun(s: AgentServerSession, v: Verify, body: Partial<RunCreate>) {
-  const thread = await s.create(v);
-  const graph = await runGraph(s, v);
+/**
+ * A run streamed from a new thread to its end: of the run's graph, or with `scripted`, of the
+ * conformance script's graph on a thread of it (skipped without the script's graph).
+ */
+async function streamedRun(s: AgentServerSession, v: Verify, body: Partial<RunCreate>, { scripted = false } = {}) {
+  const { thread, graph } = scripted ? await newScriptedThread(s, v) : { thread: await s.create(v), graph: await runGraph(s, v) };
   const stream = await streamOn(s, thread.thread_id, { assistant_id: graph, input: say('hello'), ...body });
   expectStream(v, stream, 'streamRun');
   const runId = runIdOf(stream.headers.get('content-location'));
@@ -415,10 +417,7 @@ export const AGENT_SERVER_STREAM_CHECKS: Check[] = [
     rule: 'StreamEventValues: {"__interrupt__": [...]} at an interrupt (decision A18)',
     operations: ['streamRun', 'getThread', 'createThread'],
     async run(s, v) {
-      const { graph, thread } = await newScriptedThread(s, v);
-      const stream = await streamOn(s, thread.thread_id, { assistant_id: graph, input: say('ask: refund'), stream_mode: 'values' });
-      expectStream(v, stream, 'streamRun');
-      const events = await stream.rest(v, 'the stream of streamRun');
+      const { thread, events } = await streamedRun(s, v, { input: say('ask: refund'), stream_mode: 'values' }, { scripted: true });
       expectFraming(v, 'streamRun', events, 'streamRun');
       const last = events.at(-1);
       v.equal(last?.event, 'values', 'the last event');
@@ -438,11 +437,7 @@ export const AGENT_SERVER_STREAM_CHECKS: Check[] = [
     rule: 'StreamEventError: RunError, the last event (decision A18)',
     operations: ['streamRun', 'getRun', 'createThread'],
     async run(s, v) {
-      const { graph, thread } = await newScriptedThread(s, v);
-      const stream = await streamOn(s, thread.thread_id, { assistant_id: graph, input: say('fail: now') });
-      expectStream(v, stream, 'streamRun');
-      const runId = runIdOf(stream.headers.get('content-location'));
-      const events = await stream.rest(v, 'the stream of streamRun');
+      const { thread, runId, events } = await streamedRun(s, v, { input: say('fail: now') }, { scripted: true });
       expectFraming(v, 'streamRun', events, 'streamRun');
       const last = events.at(-1);
       v.equal(last?.event, 'error', 'the last event');

@@ -3,7 +3,7 @@
 // rule it enforces (the operation and field, or the decision record entry, docs/decisions.md)
 // and, where the spec declares the LangGraph JS server deliberately differs on that rule, the id
 // of that difference.
-import type { Thread, ThreadState } from '@agentplane/agent-server';
+import type { MessageInput, Thread, ThreadState } from '@agentplane/agent-server';
 import type { Verify } from '../verify.js';
 import { canonical } from '../verify.js';
 import { ASSISTANT_CHECKS } from './agent-server-assistants.js';
@@ -28,6 +28,19 @@ type Check = CheckDefinition<AgentServerSession>;
 const check = (definition: Omit<Check, 'api'>): Check => ({ api: 'agent-server', ...definition });
 
 const path = (thread_id: string) => ({ params: { path: { thread_id } } });
+
+/**
+ * Creates a thread (of the run's graph, tagged as this run's) whose one superstep writes `messages`
+ * as the node `agent`; the thread, when made, is deleted with the run's others.
+ */
+async function createWithMessages(s: AgentServerSession, messages: MessageInput[]) {
+  const supersteps = [{ updates: [{ as_node: 'agent', values: { messages } }] }];
+  const created = await answer(
+    s.client.POST('/threads', { body: { metadata: { ...s.tag, ...(s.graphId ? { graph_id: s.graphId } : {}) }, supersteps } }),
+  );
+  if (created.data) s.track(created.data.thread_id);
+  return created;
+}
 
 /** Three threads of the run with different metadata, the third with the conversation. */
 async function threeThreads(s: AgentServerSession, v: Verify): Promise<Thread[]> {
@@ -392,11 +405,7 @@ export const AGENT_SERVER_CHECKS: Check[] = [
     operations: ['createThread'],
     difference: 'remove-unknown-message',
     async run(s, v) {
-      const supersteps = [{ updates: [{ as_node: 'agent', values: { messages: [{ type: 'remove' as const, id: 'not-there' }] } }] }];
-      const created = await answer(
-        s.client.POST('/threads', { body: { metadata: { ...s.tag, ...(s.graphId ? { graph_id: s.graphId } : {}) }, supersteps } }),
-      );
-      if (created.data) s.track(created.data.thread_id);
+      const created = await createWithMessages(s, [{ type: 'remove', id: 'not-there' }]);
       v.equal(created.status, 200, `status (${short(created.error)})`);
     },
   }),
@@ -418,12 +427,8 @@ export const AGENT_SERVER_CHECKS: Check[] = [
         },
         { role: 'tool' as const, content: 'shipped', tool_call_id: 'call_1' },
       ];
-      const supersteps = [{ updates: [{ as_node: 'agent', values: { messages } }] }];
-      const created = await answer(
-        s.client.POST('/threads', { body: { metadata: { ...s.tag, ...(s.graphId ? { graph_id: s.graphId } : {}) }, supersteps } }),
-      );
+      const created = await createWithMessages(s, messages);
       if (!created.data) return v.stop(`createThread answered ${created.status}: ${short(created.error)}`);
-      s.track(created.data.thread_id);
       const stored = ((await s.state(v, created.data.thread_id)).values?.messages ?? []) as Record<string, unknown>[];
       v.equal(
         stored.map((message) => [message.type, message.role, message.content]),
@@ -456,13 +461,7 @@ export const AGENT_SERVER_CHECKS: Check[] = [
     operations: ['createThread'],
     difference: 'role-message-refusals',
     async run(s, v) {
-      const supersteps = [{ updates: [{ as_node: 'agent', values: { messages: [{ role: 'tool' as const, content: 'shipped' }] } }] }];
-      const created = await answer(
-        s.client.POST('/threads', {
-          body: { metadata: { ...s.tag, ...(s.graphId ? { graph_id: s.graphId } : {}) }, supersteps } as never,
-        }),
-      );
-      if (created.data) s.track(created.data.thread_id);
+      const created = await createWithMessages(s, [{ role: 'tool', content: 'shipped' } as never]);
       const locs = ((created.error as { detail?: { loc?: unknown[] }[] } | undefined)?.detail ?? []).map((item) => item.loc?.at(-1));
       v.equal([created.status, locs.includes('tool_call_id')], [422, true], 'status, and an issue at tool_call_id');
     },
