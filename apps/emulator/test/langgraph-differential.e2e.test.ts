@@ -198,6 +198,10 @@ const DIFFERENCES: Record<string, Place[]> = {
   'join-stream-unknown-run-404': ['$.status', '$.events'].map((path) => ({ scenario: 'join stream of an unknown run', path })),
   'thread-stream': [{ scenario: 'thread stream', path: '$.status' }],
   'join-stream-mode-filter': [{ scenario: 'join stream with stream_mode', path: '$.events' }],
+  'join-after-unsent-event-id': ['$.events', '$.texts'].map((path) => ({
+    scenario: 'join stream after a Last-Event-ID not reached yet',
+    path,
+  })),
   'stream-events-kept': [{ scenario: 'two readers of a run', path: '$.sameEvents' }],
 };
 

@@ -322,6 +322,30 @@ describe('joining a run', () => {
     expect(await collect(client.runs.joinStream(threadId, runId))).toEqual([]);
   });
 
+  it('sends only events after a Last-Event-ID the run has not reached yet, as they come', async () => {
+    const threadId = await newThread('slow');
+    const run = await client.runs.create(threadId, 'slow', { input: ask('go'), streamMode: ['values', 'messages-tuple'] });
+    // Joined at once: the run has sent at most its metadata and first values; id 4 is two chunks away.
+    const joined = await collect(client.runs.joinStream(threadId, run.run_id, { lastEventId: '4' }));
+    expect(joined.map((event) => event.id)).toEqual(['5', '6']);
+    expect(names(joined)).toEqual(['messages', 'values']);
+    expect(joined[0]!.data[0].content).toBe(' four');
+  });
+
+  it('rejoins a thread stream after a Last-Event-ID its run has not reached yet, with only the later events', async () => {
+    const threadId = await newThread('slow');
+    const run = await client.runs.create(threadId, 'slow', { input: ask('go'), streamMode: ['values', 'messages-tuple'] });
+    // A thread stream lasts as long as the thread: read the run's last two events, then leave.
+    const abort = new AbortController();
+    const seen: StreamEvent[] = [];
+    for await (const event of client.threads.joinStream(threadId, { lastEventId: `${run.run_id}:4`, signal: abort.signal })) {
+      seen.push(event as StreamEvent);
+      if (seen.length === 2) abort.abort();
+    }
+    expect(seen.map((event) => event.id)).toEqual([`${run.run_id}:5`, `${run.run_id}:6`]);
+    expect(names(seen)).toEqual(['messages', 'values']);
+  });
+
   it('keeps only the stream modes the join asks for (metadata and error always come)', async () => {
     const threadId = await newThread('slow');
     const run = await client.runs.create(threadId, 'slow', { input: ask('go'), streamMode: ['values', 'messages-tuple'] });

@@ -416,6 +416,31 @@ describe('regenerating from an earlier checkpoint', () => {
   });
 });
 
+describe('what a run wrote, read back by thread operations', () => {
+  it('applies a state update without as_node as the node that wrote last, so next is that node’s successor', async () => {
+    const threadId = await newThread();
+    await client.runs.wait(threadId, 'support', { input: ask('hello') });
+    const call = { name: 'lookup_order', args: { order_id: '7' }, id: 'call-7', type: 'tool_call' as const };
+    await client.threads.updateState(threadId, { values: { messages: [{ type: 'ai', content: '', tool_calls: [call] }] } });
+    const state = await client.threads.getState(threadId);
+    // Applied as `agent`, whose reply now calls a tool: the tools node runs next (as `__start__`, agent would).
+    expect(state.next).toEqual(['tools']);
+    expect(Object.keys(state.metadata?.writes as object)).toEqual(['agent']);
+  });
+
+  it('copies a thread a run filled with checkpoints that name the copy, not the original', async () => {
+    const threadId = await newThread();
+    await client.runs.wait(threadId, 'support', { input: ask('hello') });
+    const copy = await client.threads.copy(threadId);
+    const history = await client.threads.getHistory(copy.thread_id, { limit: 20 });
+    expect(history.length).toBeGreaterThan(0);
+    expect(history.map((state) => state.metadata?.thread_id)).toEqual(history.map(() => copy.thread_id));
+    // The original's are untouched.
+    const original = await client.threads.getHistory(threadId, { limit: 20 });
+    expect(original.map((state) => state.metadata?.thread_id)).toEqual(original.map(() => threadId));
+  });
+});
+
 describe('stateless runs', () => {
   it('runs on a thread of its own, deleted at the end unless kept', async () => {
     expect(texts(await client.runs.wait(null, 'echo', { input: ask('once') }))).toEqual(['human: once', 'ai: once']);

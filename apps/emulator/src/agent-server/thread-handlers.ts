@@ -163,7 +163,10 @@ export function threadHandlers(
         if (engine.isBusy(threadId)) throw new HttpError(409, `Thread with ID ${threadId} is busy: a run is pending or running.`);
         const base = targetId === undefined ? store.latestCheckpoint(threadId) : store.checkpoint(threadId, canonicalUuid(targetId));
         if (targetId !== undefined && !base) throw checkpointNotFound(threadId, canonicalUuid(targetId));
-        const asNode = body.as_node ?? lastNodeOf(base) ?? '__start__';
+        const asNode =
+          body.as_node ??
+          lastNodeOf(base, base?.parent_checkpoint_id ? store.checkpoint(threadId, base.parent_checkpoint_id) : undefined) ??
+          '__start__';
         const update: SuperstepUpdate = { as_node: asNode, ...(body.values === undefined ? {} : { values: body.values }) };
         const plan = planSupersteps([{ updates: [update] }], {
           graphId: graphIdOf(thread.metadata),
@@ -225,9 +228,22 @@ function prefersMinimal(headers: Readonly<Record<string, string | string[] | und
 const graphIdOf = (metadata: Values) => (typeof metadata.graph_id === 'string' ? metadata.graph_id : '');
 const stepOf = (checkpoint: CheckpointRow) => (typeof checkpoint.metadata.step === 'number' ? checkpoint.metadata.step : -1);
 
-/** The node of the last update applied on a branch: the only writer of its checkpoint, if there was one. */
-function lastNodeOf(checkpoint: CheckpointRow | undefined): string | undefined {
-  const writers = Object.keys((checkpoint?.metadata.writes as Values | null | undefined) ?? {});
+/**
+ * The node an update without `as_node` is applied as, as LangGraph picks it: the last node that
+ * wrote on this branch. A checkpoint of a state update or superstep names its one writer in
+ * `writes`; one a run wrote (no `writes` in its metadata, as LangGraph's loop leaves it) was written
+ * by the tasks of its parent's step that ran, which record their results there. Several writers at
+ * once leave it undecided.
+ */
+function lastNodeOf(checkpoint: CheckpointRow | undefined, parent: CheckpointRow | undefined): string | undefined {
+  if (!checkpoint) return undefined;
+  const writes = checkpoint.metadata.writes as Values | null | undefined;
+  const writers =
+    writes != null
+      ? Object.keys(writes)
+      : checkpoint.metadata.source === 'loop'
+        ? [...new Set((parent?.tasks ?? []).filter((task) => task.result != null).map((task) => task.name))]
+        : [];
   return writers.length === 1 ? writers[0] : undefined;
 }
 

@@ -110,7 +110,9 @@ export class ThreadStore {
         "INSERT INTO thread_filter_keys (scope, key, value_hash, created_at, thread_id) SELECT scope, key, value_hash, ?, ? FROM thread_filter_keys WHERE thread_id = ? AND NOT (scope = 'metadata' AND key = 'thread_id')",
       ),
       copyCheckpoints: db.prepare(
-        `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks FROM checkpoints WHERE thread_id = ?`,
+        // As LangGraph's copy, every mention of the source thread's ID in a checkpoint's metadata
+        // (the `thread_id` a run wrote there) becomes the copy's.
+        `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, replace(metadata, ?, ?), "values", next, tasks FROM checkpoints WHERE thread_id = ?`,
       ),
       latestCheckpointHead: db.prepare(
         `SELECT ${CHECKPOINT_HEAD_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1`,
@@ -219,14 +221,15 @@ export class ThreadStore {
 
   /**
    * Copies a thread, its filter keys and every checkpoint under a new ID (inside a transaction).
-   * The copy's metadata gains `thread_id`: its own ID, as the LangGraph servers mark copies.
+   * The copy's metadata gains `thread_id`: its own ID, as the LangGraph servers mark copies; its
+   * checkpoints' metadata names the copy wherever it named the source.
    */
   copy(sourceId: string, newThreadId: string, now: string): boolean {
     const s = this.statements;
     if (s.copyThread.run(newThreadId, now, now, 'idle', newThreadId, sourceId).changes === 0) return false;
     s.copyFilterKeys.run(now, newThreadId, sourceId);
     s.insertFilterKey.run('metadata', 'thread_id', valueHash(newThreadId), newThreadId);
-    s.copyCheckpoints.run(newThreadId, sourceId);
+    s.copyCheckpoints.run(newThreadId, sourceId, newThreadId, sourceId);
     return true;
   }
 

@@ -210,6 +210,28 @@ export const RUN_SCENARIOS: Record<string, Scenario> = {
     return { next };
   },
 
+  // Without as_node, LangGraph applies an update as the node that wrote last: after a run, the
+  // agent, whose reply now calls a tool, so the tools node is next.
+  'update state without as_node after a run': async (client, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    await client.runs.wait(threadId, 'support', { input: ask('hello') });
+    const call = { name: 'lookup_order', args: { order_id: '7' }, id: 'call-7', type: 'tool_call' as const };
+    await client.threads.updateState(threadId, { values: { messages: [{ type: 'ai', content: '', tool_calls: [call] }] } });
+    return { state: await client.threads.getState(threadId) };
+  },
+
+  // A copy's checkpoints name the copy wherever a run wrote the original's ID (masking would hide which).
+  'copy of a thread a run filled': async (client, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    await client.runs.wait(threadId, 'support', { input: ask('hello') });
+    const copy = await client.threads.copy(threadId);
+    const entries = await client.threads.getHistory(copy.thread_id, { limit: 20 });
+    return {
+      checkpoints: entries.length,
+      namesTheCopy: entries.map((entry) => entry.metadata?.thread_id === copy.thread_id),
+    };
+  },
+
   'cancel with interrupt': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     await client.runs.cancel(threadId, first.run_id, true, 'interrupt');

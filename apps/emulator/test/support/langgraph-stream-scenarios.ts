@@ -116,6 +116,21 @@ export const STREAM_SCENARIOS: Record<string, Scenario> = {
     const joined = await collect(client.runs.joinStream(threadId, run.run_id, { lastEventId: '-1', streamMode: ['values'] }));
     return { events: joined.map((event) => event.event) };
   },
+  // A client whose stream was cut rejoins with the last id it saw, which may be ahead of where a
+  // joined run is now: only the events after that id come, replayed or live.
+  'join stream after a Last-Event-ID not reached yet': async (client, tag) => {
+    const threadId = await newThreadOf(client, tag, 'slow');
+    const run = await client.runs.create(threadId, 'slow', {
+      input: ask('go'),
+      streamMode: ['values', 'messages-tuple'],
+      streamResumable: true,
+    });
+    const joined = await collect(client.runs.joinStream(threadId, run.run_id, { lastEventId: '4' }));
+    return {
+      events: joined.map((event) => event.event),
+      texts: joined.map((event) => (event.event === 'messages' ? (event.data as [{ content: unknown }])[0].content : null)),
+    };
+  },
   'streamed with subgraphs': async (client, tag) => {
     const threadId = await newThreadOf(client, tag, 'support');
     const events = await collect(

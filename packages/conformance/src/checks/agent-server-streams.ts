@@ -272,6 +272,31 @@ export const AGENT_SERVER_STREAM_CHECKS: Check[] = [
     },
   }),
   check({
+    id: 'streams:resume-ahead',
+    area: 'streams',
+    title: 'a run’s stream, joined with a Last-Event-ID the run has not sent yet, sends only the events after it as they come',
+    rule: 'joinRunStream: Last-Event-ID past the last event sent (LastEventId; decision A18)',
+    operations: ['joinRunStream', 'createRun', 'createThread'],
+    difference: 'join-after-unsent-event-id',
+    async run(s, v) {
+      const thread = await s.create(v);
+      // Held a moment, so that the join comes before the run has sent event 2.
+      const run = await createOn(s, v, thread.thread_id, {
+        input: say('hello'),
+        after_seconds: 1,
+        stream_mode: ['values', 'updates'],
+        stream_resumable: true,
+      });
+      const ahead = await joinStream(s, thread.thread_id, run.run_id, { lastEventId: '2' });
+      expectStream(v, ahead, 'joinRunStream after 2');
+      const rest = await ahead.rest(v, 'the stream joined after 2');
+      const all = await joinStream(s, thread.thread_id, run.run_id, { lastEventId: '-1' });
+      const events = await all.rest(v, 'the whole stream, joined once it ended');
+      const summary = (list: readonly ReadEvent[]) => list.map((event) => [event.id, event.event]);
+      v.equal(summary(rest), summary(events.slice(3)), 'the events sent after 2: [id, event]');
+    },
+  }),
+  check({
     id: 'streams:two-readers',
     area: 'streams',
     title: 'two readers joining the stream of a run in flight each get every event of the run, from its metadata to its last values',

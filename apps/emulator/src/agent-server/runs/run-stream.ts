@@ -32,7 +32,11 @@ export function runEventStream(options: RunStreamOptions): StreamedBody {
         return;
       }
       const wanted = options.modes === undefined ? undefined : new Set(options.modes);
+      // After a Last-Event-ID beyond what the run has sent so far, the events up to it are skipped
+      // as they come too: replayed or followed, only events after the id are sent.
+      const first = options.from ?? 0;
       const send = (event: RunEvent) => {
+        if (event.id < first) return;
         const mode = modeOf(event.event);
         if (wanted && mode !== ALWAYS && !wanted.has(mode)) return;
         sink.write(frameOf(event.event, event.data, String(event.id)));
@@ -45,7 +49,7 @@ export function runEventStream(options: RunStreamOptions): StreamedBody {
         sink.end();
       };
       // Replay and subscribe in one turn: no event can slip in between.
-      if (options.from !== undefined) for (const event of log.events.slice(Math.max(options.from, 0))) send(event);
+      if (options.from !== undefined) for (const event of log.events.slice(first)) send(event);
       const unfollow = log.follow(send, finish);
       sink.onClose(() => {
         clearInterval(heartbeat);
@@ -78,6 +82,8 @@ export function threadEventStream(options: {
       const follow = (runId: string, log: RunEventLog, from: number) => {
         unfollow();
         const send = (event: RunEvent) => {
+          // A Last-Event-ID beyond what the run has sent: the events up to it are skipped as they come.
+          if (event.id < from) return;
           sink.write(frameOf(event.event, event.data, `${runId}:${event.id}`));
           heartbeat.refresh();
         };
