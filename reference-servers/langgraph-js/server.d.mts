@@ -16,6 +16,25 @@ export interface LangGraphServer {
 /** This folder's `agent` graph (src/graph.js) as a `rawGraphs` entry, to serve it beside scripted graphs. */
 export const REFERENCE_AGENT_GRAPH: string;
 
+/** The reference graphs of several shapes (src/shapes/), by graph id, as `rawGraphs` entries. */
+export const SHAPE_GRAPHS: Record<'supervisor' | 'subgraph_interrupt' | 'parallel' | 'custom_events' | 'tool_function' | 'custom_error' | 'configured', string>;
+
+/** The default assistants' configs of SHAPE_GRAPHS (`configured`'s), as `assistantConfigs`. */
+export const SHAPE_ASSISTANT_CONFIGS: Record<string, DefaultAssistantConfig>;
+
+/** The LangGraph JS server's own test graphs (src/shapes/api-tests/), under the graph ids its tests use. */
+export const API_TEST_GRAPHS: Record<string, string>;
+
+/** The default assistants' configs of API_TEST_GRAPHS (the LANGGRAPH_CONFIG of their langgraph.json). */
+export const API_TEST_ASSISTANT_CONFIGS: Record<string, DefaultAssistantConfig>;
+
+/** A default assistant's config as the server reads it from LANGGRAPH_CONFIG: the config, and its `context`. */
+export interface DefaultAssistantConfig {
+  configurable?: Record<string, unknown>;
+  context?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
 export function ensureInstalled(options?: { log?: (line: string) => void }): Promise<void>;
 
 /** A scripted graph: the emulator's `graphs.<graph_id>` config (see src/scripted.js). */
@@ -44,6 +63,8 @@ export function startLangGraphServer(options: {
   graphs?: Record<string, ScriptedGraphConfig>;
   /** More graphs by langgraph.json spec (`path/to/module.js:export`, relative to the project or absolute), such as a prebuilt to compare with. */
   rawGraphs?: Record<string, string>;
+  /** Default assistants' configs by graph id (written to langgraph.json's `env` as LANGGRAPH_CONFIG, the server's only way to give them one). */
+  assistantConfigs?: Record<string, DefaultAssistantConfig>;
   timeoutMs?: number;
   log?: (line: string) => void;
 }): Promise<LangGraphServer>;

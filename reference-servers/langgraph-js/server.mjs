@@ -1,6 +1,7 @@
 // Starts the real LangGraph JS agent server (`langgraphjs dev`, the command its users run) with
 // this folder's graph, or with scripted graphs (src/scripted.js: the emulator's `graphs` config run
-// by LangGraph itself over a fake chat model), for the tests and the bench that compare with it.
+// by LangGraph itself over a fake chat model), or with other graphs such as the reference shapes of
+// src/shapes/, for the tests and the bench that compare with it.
 //
 // The packages are pinned by this folder's own package.json and lockfile, not by the repository's:
 // they are big (about 190 packages), only these comparisons need them, and their peer ranges are
@@ -16,6 +17,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { API_TEST_ASSISTANT_CONFIGS, API_TEST_GRAPHS, SHAPE_ASSISTANT_CONFIGS, SHAPE_GRAPHS } from './src/shapes/index.js';
+
+// The reference graphs of several shapes (src/shapes/), as `rawGraphs` and `assistantConfigs`.
+export { API_TEST_ASSISTANT_CONFIGS, API_TEST_GRAPHS, SHAPE_ASSISTANT_CONFIGS, SHAPE_GRAPHS };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, 'node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs');
@@ -114,10 +120,10 @@ export async function readGraphsFile(file) {
 
 /**
  * Starts a server on `port` (callers pick a free one) with an empty store and waits until it answers.
- * @param {{port: number, graphs?: Record<string, object>, rawGraphs?: Record<string, string>, timeoutMs?: number, log?: (line: string) => void}} options
+ * @param {{port: number, graphs?: Record<string, object>, rawGraphs?: Record<string, string>, assistantConfigs?: Record<string, object>, timeoutMs?: number, log?: (line: string) => void}} options
  * @returns {Promise<{url: string, pid: number, startupMs: number, project: string, stop: () => Promise<void>}>}
  */
-export async function startLangGraphServer({ port, graphs, rawGraphs = {}, timeoutMs = 120_000, log }) {
+export async function startLangGraphServer({ port, graphs, rawGraphs = {}, assistantConfigs, timeoutMs = 120_000, log }) {
   await ensureInstalled({ log });
   const { normaliseScript } = await import('./src/scripted.js');
   const project = fs.mkdtempSync(path.join(os.tmpdir(), 'langgraph-js-'));
@@ -128,7 +134,13 @@ export async function startLangGraphServer({ port, graphs, rawGraphs = {}, timeo
     fs.rmSync(project, { recursive: true, force: true });
     throw error;
   }
-  fs.writeFileSync(path.join(project, 'langgraph.json'), JSON.stringify({ node_version: '20', dependencies: [here], graphs: graphSpecs }));
+  // The server gives its default assistants a config only from LANGGRAPH_CONFIG, which a project
+  // sets in langgraph.json's `env` (as the server's own tests do).
+  const env = assistantConfigs == null ? {} : { LANGGRAPH_CONFIG: JSON.stringify(assistantConfigs) };
+  fs.writeFileSync(
+    path.join(project, 'langgraph.json'),
+    JSON.stringify({ node_version: '20', dependencies: [here], graphs: graphSpecs, env }),
+  );
   fs.writeFileSync(path.join(project, '.gitignore'), '.langgraph_api\n');
   const url = `http://127.0.0.1:${port}`;
   const output = fs.openSync(path.join(project, 'server.log'), 'w');
@@ -203,15 +215,24 @@ export async function startLangGraphServer({ port, graphs, rawGraphs = {}, timeo
   throw new Error(`the LangGraph JS server ${why}; its log ends with:\n${logTail}`);
 }
 
-// `node server.mjs [port] [--graphs file.yaml|file.json]`: a server to try requests against by hand
-// (on the LangGraph CLI's default port, 2024, unless given), until Ctrl-C. With --graphs, the
-// file's scripted graphs (its `graphs` object, as in the emulator's config) instead of `agent`.
+// `node server.mjs [port] [--graphs file.yaml|file.json] [--shapes]`: a server to try requests
+// against by hand (on the LangGraph CLI's default port, 2024, unless given), until Ctrl-C. With
+// --graphs, the file's scripted graphs (its `graphs` object, as in the emulator's config) instead
+// of `agent`; with --shapes, also the reference graphs of src/shapes/ and the server's own test
+// graphs (whose `agent` replaces this folder's).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const flag = args.indexOf('--graphs');
   const graphs = flag === -1 ? undefined : await readGraphsFile(args[flag + 1]);
-  const port = args.find((_arg, i) => flag === -1 || (i !== flag && i !== flag + 1));
-  const server = await startLangGraphServer({ port: Number(port ?? 2024), graphs, log: console.log });
+  const port = args.find((arg, i) => arg !== '--shapes' && (flag === -1 || (i !== flag && i !== flag + 1)));
+  const shapes = args.includes('--shapes');
+  const server = await startLangGraphServer({
+    port: Number(port ?? 2024),
+    graphs,
+    rawGraphs: shapes ? { ...SHAPE_GRAPHS, ...API_TEST_GRAPHS } : undefined,
+    assistantConfigs: shapes ? { ...SHAPE_ASSISTANT_CONFIGS, ...API_TEST_ASSISTANT_CONFIGS } : undefined,
+    log: console.log,
+  });
   console.log(`LangGraph JS server ready at ${server.url} after ${server.startupMs} ms (Ctrl-C stops it)`);
   process.once('SIGINT', () => server.stop().then(() => process.exit(0)));
 }

@@ -1,0 +1,137 @@
+// The reference graphs of several shapes (reference-servers/langgraph-js/src/shapes/) on the real
+// LangGraph JS server: each does what its module says, so that what is recorded from them (and
+// compared with the emulator's replay) is the shape it claims to be. And the server's own test
+// graphs load, with their default assistants' configs.
+import { freePort } from '@agentplane/openapi-toolkit';
+import type { Client } from '@langchain/langgraph-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
+import {
+  API_TEST_ASSISTANT_CONFIGS,
+  API_TEST_GRAPHS,
+  SHAPE_ASSISTANT_CONFIGS,
+  SHAPE_GRAPHS,
+  startLangGraphServer,
+} from '../../../reference-servers/langgraph-js/server.mjs';
+import { sdkClient } from './support/sdk-client.js';
+
+const human = (content: string) => ({ messages: [{ role: 'user', content }] });
+
+/** Every event of one streamed run, in order. */
+async function streamed(client: Client, threadId: string, graphId: string, payload: Record<string, unknown>) {
+  const events: { event: string; data: any }[] = [];
+  for await (const { event, data } of client.runs.stream(threadId, graphId, payload)) events.push({ event, data });
+  return events;
+}
+
+describe('the reference shape graphs on the LangGraph JS server', () => {
+  let server: LangGraphServer;
+  let client: Client;
+  beforeAll(async () => {
+    server = await startLangGraphServer({
+      port: await freePort(),
+      rawGraphs: { ...SHAPE_GRAPHS, ...API_TEST_GRAPHS },
+      assistantConfigs: { ...SHAPE_ASSISTANT_CONFIGS, ...API_TEST_ASSISTANT_CONFIGS },
+    });
+    client = sdkClient(server.url);
+  }, 300_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('serves every graph, and gives the default assistants their configs and contexts', async () => {
+    const assistants = await client.assistants.search({ limit: 100 });
+    expect(assistants.map((assistant) => assistant.graph_id).sort()).toEqual(
+      [...new Set(['agent', ...Object.keys(SHAPE_GRAPHS), ...Object.keys(API_TEST_GRAPHS)])].sort(),
+    );
+    const { context, ...config } = SHAPE_ASSISTANT_CONFIGS.configured!;
+    expect(await client.assistants.get('configured')).toMatchObject({ config, context, metadata: { created_by: 'system' } });
+    expect(await client.assistants.get('agent')).toMatchObject({ config: API_TEST_ASSISTANT_CONFIGS.agent });
+  });
+
+  it('supervisor: routes to the researcher, then the writer, then ends; each worker streams its reply', async () => {
+    const thread = await client.threads.create();
+    const events = await streamed(client, thread.thread_id, 'supervisor', {
+      input: human('Sea'),
+      streamMode: ['updates', 'messages-tuple'],
+    });
+    const updates = events.filter((e) => e.event === 'updates').map((e) => Object.keys(e.data)[0]);
+    expect(updates).toEqual(['supervisor', 'researcher', 'supervisor', 'writer', 'supervisor']);
+    const streamingNodes = new Set(events.filter((e) => e.event === 'messages').map((e) => e.data[1].langgraph_node));
+    expect([...streamingNodes]).toEqual(['researcher', 'writer']);
+  });
+
+  it('subgraph_interrupt: pauses inside the subgraph, and a resume completes it', async () => {
+    const thread = await client.threads.create();
+    const paused = await streamed(client, thread.thread_id, 'subgraph_interrupt', {
+      input: human('Announce it'),
+      streamMode: ['updates'],
+      streamSubgraphs: true,
+    });
+    const interrupt = paused.find((e) => e.event.startsWith('updates|review:') && '__interrupt__' in e.data);
+    expect(interrupt?.data.__interrupt__[0].value).toMatchObject({ question: 'Publish this draft?' });
+    const state = await client.threads.getState(thread.thread_id);
+    expect(state.next).toEqual(['review']);
+    const resumed = await client.runs.wait(thread.thread_id, 'subgraph_interrupt', { command: { resume: 'yes' } });
+    expect(resumed).toMatchObject({ approved: true });
+    expect((resumed as any).messages.at(-1).content).toMatch(/^Published: Draft: Announce it/);
+  });
+
+  it('parallel: both branches run in one superstep and both writes reach the join', async () => {
+    const thread = await client.threads.create();
+    const values: any = await client.runs.wait(thread.thread_id, 'parallel', { input: human('Tides') });
+    expect([...values.results].sort()).toEqual(['docs: The docs say: two tides a day.', 'web: The web says: tides follow the moon.']);
+    expect(values.summary).toMatch(/^2 sources: /);
+    const history = await client.threads.getHistory(thread.thread_id, { limit: 100 });
+    const fanOut = history.find((state) => state.next.includes('search_web'));
+    expect([...fanOut!.next].sort()).toEqual(['search_docs', 'search_web']);
+  });
+
+  it('custom_events: the node writes its progress to the custom stream, then its state', async () => {
+    const thread = await client.threads.create();
+    const events = await streamed(client, thread.thread_id, 'custom_events', { input: human('Go'), streamMode: ['custom', 'values'] });
+    expect(events.filter((e) => e.event === 'custom').map((e) => e.data)).toEqual([
+      { type: 'progress', step: 1, total: 3, label: 'fetching' },
+      { type: 'progress', step: 2, total: 3, label: 'parsing' },
+      { type: 'progress', step: 3, total: 3, label: 'indexing' },
+      'work done',
+    ]);
+    expect(events.filter((e) => e.event === 'values').at(-1)?.data).toMatchObject({ processed: 3 });
+  });
+
+  it('tool_function: a plain function node answers each call from its arguments, and no tool runs', async () => {
+    const thread = await client.threads.create();
+    const events = await streamed(client, thread.thread_id, 'tool_function', {
+      input: human('Where are my orders?'),
+      streamMode: ['values', 'events'],
+    });
+    const messages = events.filter((e) => e.event === 'values').at(-1)?.data.messages;
+    expect(messages.filter((m: any) => m.type === 'tool').map((m: any) => [m.tool_call_id, m.content])).toEqual([
+      ['call_lookup_4512', 'Order 4512: shipped on Monday'],
+      ['call_lookup_7781', 'Order 7781: waiting for stock'],
+    ]);
+    expect(events.filter((e) => e.event === 'events' && e.data.event.startsWith('on_tool_'))).toEqual([]);
+  });
+
+  it('custom_error: the run fails with the graph’s own error class and message', async () => {
+    const thread = await client.threads.create();
+    const events = await streamed(client, thread.thread_id, 'custom_error', { input: { delay_ms: 50 }, streamMode: ['updates'] });
+    expect(events.at(-1)).toEqual({
+      event: 'error',
+      data: { error: 'CustomError', message: 'The upstream API refused the request after 50 ms' },
+    });
+  });
+
+  it('configured: a run uses the default assistant’s context and config, and a run’s own override them', async () => {
+    const thread = await client.threads.create();
+    expect(await client.runs.wait(thread.thread_id, 'configured', { input: { question: 'Why?' } })).toMatchObject({
+      answer: '[scripted-large, pro] Answer in one sentence. You asked: Why?',
+    });
+    const overridden = await client.runs.wait(thread.thread_id, 'configured', {
+      input: { question: 'Why?' },
+      context: { model: 'scripted-mini' },
+      config: { configurable: { system_prompt: 'Be terse.' } },
+    });
+    expect(overridden).toMatchObject({ answer: '[scripted-mini, pro] Be terse. You asked: Why?' });
+  });
+});
