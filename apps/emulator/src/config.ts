@@ -1,14 +1,15 @@
 // The emulator's configuration file (YAML or JSON): tenants with their API keys, OAuth providers
 // and sandbox pools; which revisions fail and how; whether the agent server requires a key; which
 // browser origins may call (CORS); the scripted graphs its runs execute
-// (agent-server/scripted-graph.ts holds their semantics).
+// (agent-server/graphs/ holds their format, graph-config.ts, and their semantics).
 // Provider and pool records are checked against the control plane spec's own schemas once their
 // generated fields are filled in (see control-plane/tenants.ts), so their rules are not repeated.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ErrorObject } from 'ajv';
 import type { FromSchema } from 'json-schema-to-ts';
-import { graphConfigProblems } from './agent-server/scripted-graph.js';
+import { GRAPH_SCHEMA } from './agent-server/graphs/graph-config.js';
+import { graphConfigProblems } from './agent-server/graphs/graph-problems.js';
 import { LogLevelSchema, RevisionStatusSchema } from './generated/control-plane/contract.js';
 
 const TERMINAL = RevisionStatusSchema['x-terminal'];
@@ -95,60 +96,8 @@ export const CONFIG_SCHEMA = {
     graphs: {
       type: 'object',
       description:
-        'Scripted graphs by graph_id: what the chat model of each graph replies, and what its tools answer. Without graphs, one graph `agent` echoes the input.',
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['replies'],
-        properties: {
-          state: {
-            type: 'object',
-            description: 'Extra state keys and their defaults; `messages` is always there (default []).',
-          },
-          replies: {
-            type: 'array',
-            minItems: 1,
-            description: 'The chat model of node `agent`: one entry per model call, chosen at the thread cursor.',
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              properties: {
-                match: { type: 'string', minLength: 1, description: 'Glob (* and ?) on the text of the last human message.' },
-                text: { type: 'string', description: 'The reply; {{input}} is the last human message, {{resume}} the resume value.' },
-                tool_calls: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['name'],
-                    properties: {
-                      name: { type: 'string', minLength: 1 },
-                      args: { type: 'object' },
-                      id: { type: 'string', minLength: 1, description: 'Default: a fresh UUID per call.' },
-                    },
-                  },
-                },
-                update: { type: 'object', description: 'Extra state the node writes with the reply (keys declared in `state`).' },
-                interrupt: { description: 'The node pauses with this value; once resumed, it replies.' },
-                error: { type: 'string', minLength: 1, description: 'The node raises this error: the run fails.' },
-              },
-            },
-          },
-          tools: {
-            type: 'object',
-            description: 'Node `tools`: the content of the ToolMessage answering each call, by tool name; a tool not listed answers "ok".',
-            additionalProperties: { type: 'string' },
-          },
-          stream: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              chunk: { enum: ['word', 'char', 'whole'], description: 'How a reply is cut into message chunks (default word).' },
-              delay_ms: { type: 'integer', minimum: 0, maximum: 600000, description: 'Pause before each chunk (default 0).' },
-            },
-          },
-        },
-      },
+        'Scripted graphs by graph_id: what runs of each graph do, with no graph code and no LLM. Without graphs, one graph `agent` echoes the input.',
+      additionalProperties: GRAPH_SCHEMA,
     },
     cors: {
       type: 'object',
@@ -185,8 +134,6 @@ export const CONFIG_SCHEMA = {
 
 export type EmulatorConfig = FromSchema<typeof CONFIG_SCHEMA>;
 export type TenantConfig = NonNullable<EmulatorConfig['tenants']>[number];
-/** A scripted graph as the config file gives it. */
-export type GraphConfig = NonNullable<EmulatorConfig['graphs']>[string];
 export type CorsConfig = NonNullable<EmulatorConfig['cors']>;
 
 // Ajv and the YAML parser are loaded only when a config is read: the emulator without one

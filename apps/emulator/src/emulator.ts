@@ -5,12 +5,14 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { AssistantStore } from './agent-server/assistant-store.js';
+import { graphConfigProblems } from './agent-server/graphs/graph-problems.js';
+import type { GraphDefinition } from './agent-server/graphs/scripted-graph.js';
+import { GraphRegistry } from './agent-server/graphs/scripted-graph.js';
 import type { AgentServerPrincipal } from './agent-server/handlers.js';
 import { agentServerHandlers } from './agent-server/handlers.js';
 import { RunEngine } from './agent-server/runs/run-engine.js';
 import { RunStore } from './agent-server/runs/run-store.js';
-import type { GraphDefinition } from './agent-server/scripted-graph.js';
-import { GraphRegistry, graphConfigProblems } from './agent-server/scripted-graph.js';
+import { SubgraphCheckpoints } from './agent-server/subgraph-checkpoints.js';
 import { ThreadStore } from './agent-server/thread-store.js';
 import type { CorsConfig, EmulatorConfig } from './config.js';
 import { ConfigError, checkConfig } from './config.js';
@@ -64,6 +66,12 @@ export interface EmulatorOptions {
   onNotice?: (message: string) => void;
   /** The clock of the revision lifecycle (tests move it). */
   now?: () => number;
+  /**
+   * Every pause of a scripted graph (a step's `delay_ms`, a reply chunk's, a recording's timing)
+   * lasts this many times its scripted length: 0.1 replays a recording ten times faster, 0 at once
+   * (default 1: as scripted).
+   */
+  timeScale?: number;
   /** How run streams keep alive and how long they stay rejoinable (decision E21). */
   streams?: {
     /** A comment line after this long without an event (default 10 s). */
@@ -196,11 +204,13 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
 
     const agentServerContract = loadContract('agent-server');
     const threads = new ThreadStore(db, commits);
+    const subgraphCheckpoints = new SubgraphCheckpoints(db, commits);
     const runs = new RunStore(db, commits);
     const graphRegistry = new GraphRegistry(graphs);
     const assistants = new AssistantStore(db, commits, graphRegistry);
     const engine = new RunEngine({
       threads,
+      subgraphCheckpoints,
       runs,
       graphs: graphRegistry,
       assistants,
@@ -208,6 +218,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
       onError,
       onNotice: options.onNotice ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`)),
       keepResumableEventsMs: options.streams?.keepResumableMs,
+      timeScale: options.timeScale,
     });
     // Each graph's default assistant, and none (nor its runs) of a graph no longer served (decision E19).
     commits.transaction(() => {
@@ -219,7 +230,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
       contract: agentServerContract,
       handlers: runtimeHandlers(
         agentServerHandlers(
-          { threads, assistants, graphs: graphRegistry, runs, engine },
+          { threads, subgraphCheckpoints, assistants, graphs: graphRegistry, runs, engine },
           { now: options.now, heartbeatMs: options.streams?.heartbeatMs },
         ),
       ),

@@ -9,7 +9,7 @@ import { createAgentServerClient } from '@agentplane/agent-server';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AssistantStore, defaultAssistantId } from '../src/agent-server/assistant-store.js';
-import { GraphRegistry } from '../src/agent-server/scripted-graph.js';
+import { GraphRegistry } from '../src/agent-server/graphs/scripted-graph.js';
 import type { Emulator } from '../src/emulator.js';
 import { createEmulator } from '../src/emulator.js';
 import { CommitGroup } from '../src/store/commit-group.js';

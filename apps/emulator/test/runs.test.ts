@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssistantId } from '../src/agent-server/assistant-store.js';
-import type { GraphDefinition } from '../src/agent-server/scripted-graph.js';
+import type { GraphDefinition } from '../src/agent-server/graphs/scripted-graph.js';
 import type { TestEmulator } from './support/harness.js';
 import { rawRequest, startTestEmulator } from './support/harness.js';
 import { ask, SUPPORT_GRAPH } from './support/run-graphs.js';

@@ -2,9 +2,11 @@
 // problem, at start-up), how a model call chooses its reply (the thread cursor, `match`, wrapping,
 // reply functions), the templates, and the ReAct shape's edges.
 import { describe, expect, it } from 'vitest';
-import { nextAfter } from '../src/agent-server/react-agent.js';
-import type { ReplyContext } from '../src/agent-server/scripted-graph.js';
-import { GraphRegistry, messageText, renderReplyText, ScriptedGraph } from '../src/agent-server/scripted-graph.js';
+import { reactNextAfter as nextAfter } from '../src/agent-server/graphs/react-agent.js';
+import type { ReplyContext } from '../src/agent-server/graphs/replies.js';
+import { messageText } from '../src/agent-server/graphs/replies.js';
+import { GraphRegistry, ScriptedGraph } from '../src/agent-server/graphs/scripted-graph.js';
+import { renderText as renderReplyText } from '../src/agent-server/graphs/templates.js';
 import { checkConfig } from '../src/config.js';
 import { createEmulator } from '../src/emulator.js';
 
@@ -102,20 +104,20 @@ describe('reply choice', () => {
   });
 
   it('takes the first entry at or after the cursor that matches, and moves the cursor past it', () => {
-    expect(graph.chooseReply(0, call('hello'))).toMatchObject({ index: 1, nextCursor: 2 });
-    expect(graph.chooseReply(2, call('order 7'))).toMatchObject({ index: 2, nextCursor: 3 });
-    expect(graph.chooseReply(3, call('bye'))).toMatchObject({ index: 3, nextCursor: 0 });
+    expect(graph.replies!.choose(0, call('hello'))).toMatchObject({ index: 1, nextCursor: 2 });
+    expect(graph.replies!.choose(2, call('order 7'))).toMatchObject({ index: 2, nextCursor: 3 });
+    expect(graph.replies!.choose(3, call('bye'))).toMatchObject({ index: 3, nextCursor: 0 });
     // Wrapping around: after the last entry, the search goes on from the first.
-    expect(graph.chooseReply(3, call('a refund please'))).toMatchObject({ index: 0, nextCursor: 1 });
-    expect(graph.chooseReply(2, call('hello'))).toMatchObject({ index: 1, nextCursor: 2 });
+    expect(graph.replies!.choose(3, call('a refund please'))).toMatchObject({ index: 0, nextCursor: 1 });
+    expect(graph.replies!.choose(2, call('hello'))).toMatchObject({ index: 1, nextCursor: 2 });
   });
 
   it('matches the whole text, case-sensitively, with ? as one character (an emoji too)', () => {
     const only = new ScriptedGraph('g', { replies: [{ match: 'order ?', text: 'x' }] });
-    expect(only.chooseReply(0, call('order 7'))).toBeDefined();
-    expect(only.chooseReply(0, call('order 🚀'))).toBeDefined();
-    expect(only.chooseReply(0, call('order 77'))).toBeUndefined();
-    expect(only.chooseReply(0, call('Order 7'))).toBeUndefined();
+    expect(only.replies!.choose(0, call('order 7'))).toBeDefined();
+    expect(only.replies!.choose(0, call('order 🚀'))).toBeDefined();
+    expect(only.replies!.choose(0, call('order 77'))).toBeUndefined();
+    expect(only.replies!.choose(0, call('Order 7'))).toBeUndefined();
   });
 
   it('asks reply functions, which may pass a call on, and checks what they answer', () => {
@@ -131,22 +133,25 @@ describe('reply choice', () => {
         () => ({ text: 'x', update: { undeclared: 1 } }),
       ],
     });
-    expect(functions.chooseReply(0, { input: 'hi', state: { messages: [] }, resume: 'yes' })?.entry).toEqual({ text: 'fn: hi' });
+    expect(functions.replies!.choose(0, { input: 'hi', state: { messages: [] }, resume: 'yes' })?.entry).toEqual({ text: 'fn: hi' });
     expect(seen[0]).toEqual({ input: 'hi', state: { messages: [] }, resume: 'yes' });
-    expect(functions.chooseReply(0, call('pass'))).toMatchObject({ index: 1, entry: { text: 'fallback' } });
-    expect(() => functions.chooseReply(2, call('hi'))).toThrow(
+    expect(functions.replies!.choose(0, call('pass'))).toMatchObject({ index: 1, entry: { text: 'fallback' } });
+    expect(() => functions.replies!.choose(2, call('hi'))).toThrow(
       "reply function 2 of graph g answered an invalid reply: update.undeclared: not a key of this graph's state (declare it under state)",
     );
   });
 
   it('answers nothing when no entry matches', () => {
-    expect(new ScriptedGraph('g', { replies: [{ match: 'x', text: 'x' }] }).chooseReply(0, call('y'))).toBeUndefined();
+    expect(new ScriptedGraph('g', { replies: [{ match: 'x', text: 'x' }] }).replies!.choose(0, call('y'))).toBeUndefined();
   });
 
   it('fills the templates: the input, and the resume value as text', () => {
     expect(renderReplyText('You said {{input}}; {{resume}}.', { input: 'hi', resume: 'yes' })).toBe('You said hi; yes.');
     expect(renderReplyText('{{resume}}', { input: '', resume: { approved: true } })).toBe('{"approved":true}');
     expect(renderReplyText('{{resume}}|{{other}}', { input: '', resume: undefined })).toBe('|{{other}}');
+    expect(renderReplyText('Order {{args.order_id}}: {{args.item.name}}', { args: { order_id: 7, item: { name: 'mug' } } })).toBe(
+      'Order 7: mug',
+    );
   });
 
   it("reads a message's text from a string or from its text blocks", () => {
@@ -172,7 +177,7 @@ describe('the graphs of an emulator', () => {
   it('is one echo graph, agent, when none is configured', () => {
     const registry = new GraphRegistry(undefined);
     expect(registry.ids()).toEqual(['agent']);
-    expect(registry.get('agent')?.chooseReply(0, call('hi'))?.entry).toEqual({ text: '{{input}}' });
+    expect(registry.get('agent')?.replies?.choose(0, call('hi'))?.entry).toEqual({ text: '{{input}}' });
     expect(registry.get('agent')?.defaults).toEqual({ messages: [] });
   });
 

@@ -9,9 +9,9 @@ import { HttpError } from '../http/http-error.js';
 import { canonicalUuid, newAssistantId } from '../shared/ids.js';
 import { graphDrawing, graphSchemas, graphSubgraphs } from './assistant-graph.js';
 import type { AssistantRow, AssistantStore } from './assistant-store.js';
+import type { GraphRegistry } from './graphs/scripted-graph.js';
 import type { AgentServerHandlers } from './handlers.js';
 import type { RunEngine } from './runs/run-engine.js';
-import type { GraphRegistry } from './scripted-graph.js';
 import type { ThreadStore } from './thread-store.js';
 
 export interface AssistantHandlerOptions {
@@ -130,23 +130,23 @@ export function assistantHandlers(
       });
     },
 
-    getAssistantGraph({ path }) {
-      requireGraph(requireAssistant(path.assistant_id).graph_id);
-      return { status: 200, body: graphDrawing() };
+    getAssistantGraph({ path, query }) {
+      const graph = requireGraph(requireAssistant(path.assistant_id).graph_id);
+      return { status: 200, body: graphDrawing(graph, query.xray !== undefined && query.xray !== 'false' && query.xray !== '0') };
     },
 
     getAssistantSchemas({ path }) {
       return { status: 200, body: graphSchemas(requireGraph(requireAssistant(path.assistant_id).graph_id)) };
     },
 
-    getAssistantSubgraphs({ path }) {
-      requireGraph(requireAssistant(path.assistant_id).graph_id);
-      return { status: 200, body: graphSubgraphs() };
+    getAssistantSubgraphs({ path, query }) {
+      const graph = requireGraph(requireAssistant(path.assistant_id).graph_id);
+      return { status: 200, body: graphSubgraphs(graph, { recurse: query.recurse }) };
     },
 
-    getAssistantSubgraphsInNamespace({ path }) {
-      requireGraph(requireAssistant(path.assistant_id).graph_id);
-      return { status: 200, body: graphSubgraphs() };
+    getAssistantSubgraphsInNamespace({ path, query }) {
+      const graph = requireGraph(requireAssistant(path.assistant_id).graph_id);
+      return { status: 200, body: graphSubgraphs(graph, { namespace: path.namespace, recurse: query.recurse }) };
     },
   } satisfies Partial<AgentServerHandlers>;
 }

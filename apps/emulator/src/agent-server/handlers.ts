@@ -7,12 +7,13 @@ import type { api } from '../generated/agent-server/operations.js';
 import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
 import { assistantHandlers } from './assistant-handlers.js';
 import type { AssistantStore } from './assistant-store.js';
+import type { GraphRegistry } from './graphs/scripted-graph.js';
 import { runHandlers } from './run-handlers.js';
 import type { RunStreamOptions } from './run-stream-handlers.js';
 import { runStreamHandlers } from './run-stream-handlers.js';
 import type { RunEngine } from './runs/run-engine.js';
 import type { RunStore } from './runs/run-store.js';
-import type { GraphRegistry } from './scripted-graph.js';
+import type { SubgraphCheckpoints } from './subgraph-checkpoints.js';
 import { systemHandlers } from './system-handlers.js';
 import type { ThreadHandlerOptions } from './thread-handlers.js';
 import { threadHandlers } from './thread-handlers.js';
@@ -24,6 +25,8 @@ export type AgentServerHandlers = HandlerMap<typeof api, ServerOperations, Clien
 
 export interface AgentServerParts {
   threads: ThreadStore;
+  /** The checkpoints subgraph nodes wrote, by namespace. */
+  subgraphCheckpoints: SubgraphCheckpoints;
   /** The assistants, the graphs' default ones included (made at start-up). */
   assistants: AssistantStore;
   /** The scripted graphs by graph_id (the config's `graphs`, or the default echo graph). */
@@ -37,7 +40,7 @@ export type AgentServerOptions = ThreadHandlerOptions & RunStreamOptions;
 export function agentServerHandlers(parts: AgentServerParts, options: AgentServerOptions = {}): AgentServerHandlers {
   const now = options.now ?? Date.now;
   const handlers: AgentServerHandlers = {
-    ...threadHandlers(parts.threads, parts.graphs, parts.engine, options),
+    ...threadHandlers(parts.threads, parts.subgraphCheckpoints, parts.graphs, parts.engine, options),
     ...runHandlers(parts.engine, parts.runs, parts.threads),
     ...runStreamHandlers(parts.engine, parts.runs, parts.threads, options),
     ...assistantHandlers(parts.assistants, parts.threads, parts.graphs, parts.engine, options),

@@ -12,18 +12,20 @@
 // mergeMessages). A `command`'s `update` is applied as `values` would be.
 //
 // When the thread's graph is configured (its metadata's `graph_id`), the state starts from the
-// graph's channel defaults (`messages: []` in the input checkpoint, as LangGraph has it) and `next`
-// follows the graph's edges from the nodes that wrote (react-agent.ts); without one, only keys that
-// were written are there, and `next` is known only after an input.
+// graph's channel defaults (`messages: []` in the input checkpoint, as LangGraph has it), each key
+// is written through its channel's reducer, and `next` follows the graph's edges from the nodes
+// that wrote (graphs/scripted-graph.ts); without one, only keys that were written are there, and
+// `next` is known only after an input. A checkpoint keeps the script position of the one it
+// follows, so that a run going on from it takes the graph's steps from there.
 //
 // Pure: no storage. Every input is valid by the time it gets here (the request schemas say what a
 // message, a command and a superstep are), so planning cannot fail.
 import type { Superstep, SuperstepUpdate, ThreadTask } from '@agentplane/agent-server';
-import { inCanonicalForm, setOwn } from '../shared/canonical-json.js';
+import { setOwn } from '../shared/canonical-json.js';
 import { newId } from '../shared/ids.js';
-import { inTypeForm } from './message-forms.js';
-import { nextAfter } from './react-agent.js';
-import type { ScriptedGraph } from './scripted-graph.js';
+import { UNDECLARED } from './graphs/channels.js';
+import type { ScriptPosition } from './graphs/run-scripts.js';
+import type { ScriptedGraph } from './graphs/scripted-graph.js';
 
 type Values = Record<string, unknown>;
 
@@ -35,7 +37,9 @@ export interface PlannedCheckpoint {
    * Checkpoint metadata without `checkpoint_id` (added when read): what wrote it (`input` and
    * `loop` for a run's checkpoints, `update` for a state update), its step, and what the writer adds.
    */
-  metadata: { source: 'input' | 'update' | 'loop'; step: number; parents: Record<string, never> } & Values;
+  metadata: { source: 'input' | 'update' | 'loop'; step: number; parents: Record<string, string> } & Values;
+  /** Where a scripted run stands in its graph's script once this checkpoint is written (graphs of any shape). */
+  script?: ScriptPosition | undefined;
 }
 
 /** The checkpoint a plan continues from: its values, step, and the input it left pending. */
@@ -44,6 +48,8 @@ export interface PlanBase {
   step: number;
   /** The values of an `__input__` not yet applied by a `__start__` update. */
   pendingInput?: Values | undefined;
+  /** Where the run that wrote it stood in its graph's script. */
+  script?: ScriptPosition | undefined;
 }
 
 const INPUT = '__input__';
@@ -56,8 +62,13 @@ export function planSupersteps(
   checkpoints: PlannedCheckpoint[];
   values: Values;
 } {
-  let values: Values = { ...(options.graph?.defaults ?? {}), ...(options.base?.values ?? {}) };
+  const { graph } = options;
+  const channels = graph?.channels ?? UNDECLARED;
+  // A superstep writes any key it is given: a configured graph's keys through their reducers.
+  const apply = (values: Values, written: Values | undefined) => channels.apply(values, written, true);
+  let values: Values = { ...(graph?.defaults ?? {}), ...(options.base?.values ?? {}) };
   let pending = options.base?.pendingInput;
+  const script = options.base?.script;
   const checkpoints: PlannedCheckpoint[] = [];
   let step = options.base?.step;
 
@@ -69,20 +80,21 @@ export function planSupersteps(
       const written = updateValues(update);
       setOwn(writes, update.as_node, written ?? null);
       if (update.as_node === INPUT) {
-        nextPending = applyValues(nextPending ?? {}, written);
+        nextPending = UNDECLARED.apply(nextPending ?? {}, written);
         continue;
       }
       const applied = update.as_node === START && written === undefined ? pending : written;
-      values = applyValues(values, applied);
+      values = apply(values, applied);
     }
     pending = nextPending;
     step = step === undefined ? (isInput ? -1 : 0) : step + 1;
-    const next = pending ? [START] : options.graph ? nextOf(superstep.updates, values) : [];
+    const next = pending ? [START] : graph ? nextOf(graph, superstep.updates, values, script) : [];
     checkpoints.push({
       values,
       next,
       tasks: next.map(pendingTask),
       metadata: { graph_id: options.graphId, source: isInput ? 'input' : 'update', step, writes, parents: {} },
+      ...(script ? { script } : {}),
     });
   }
   // No superstep, no checkpoint: a thread without state has no values, not its graph's defaults.
@@ -90,8 +102,8 @@ export function planSupersteps(
 }
 
 /** The nodes that run after a superstep, by the graph's edges from each node that wrote in it. */
-function nextOf(updates: readonly SuperstepUpdate[], values: Values): string[] {
-  return [...new Set(updates.flatMap((update) => nextAfter(update.as_node, values)))];
+function nextOf(graph: ScriptedGraph, updates: readonly SuperstepUpdate[], values: Values, script: ScriptPosition | undefined): string[] {
+  return [...new Set(updates.flatMap((update) => graph.nextAfterUpdate(update.as_node, values, script)))];
 }
 
 /** The input a checkpoint left pending: its `__input__` writes, if it is an input checkpoint. */
@@ -122,63 +134,7 @@ function updateValues(update: SuperstepUpdate): Values | undefined {
   return update.values ?? undefined;
 }
 
-/** Values after a write: each key replaces the stored one, except `messages`, which merges (mergeMessages). */
-export function applyValues(values: Values, written: Values | undefined): Values {
-  if (!written) return values;
-  const next = { ...values };
-  for (const [key, value] of Object.entries(written)) {
-    if (key === 'messages') next.messages = mergeMessages(values.messages, value);
-    else setOwn(next, key, value);
-  }
-  return next;
-}
-
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
-
-/**
- * LangGraph's messages reducer: a message whose `id` is in the list replaces it in place; one
- * without `id` gets one and is appended; `{type: "remove", id}` deletes that message (nothing,
- * when the list does not have it), `__remove_all__` empties the list. Stored messages carry the
- * fields LangGraph always writes (`additional_kwargs`, `response_metadata`, and on AI messages
- * `tool_calls` and `invalid_tool_calls`), so a message reads back the same from either server.
- * A message in the role form is stored in the `type` form (message-forms.ts).
- */
-function mergeMessages(current: unknown, incoming: unknown): unknown[] {
-  let messages = Array.isArray(current) ? [...current] : [];
-  let positions: Map<unknown, number> | undefined;
-  const indexOf = (id: unknown) => {
-    positions ??= new Map(messages.map((m, i) => [(m as Values).id, i]));
-    return positions.get(id);
-  };
-  for (const written of asList(incoming) as Values[]) {
-    const raw = inTypeForm(written);
-    if (raw.type === 'remove') {
-      messages = raw.id === '__remove_all__' ? [] : messages.filter((m) => (m as Values).id !== raw.id);
-      positions = undefined;
-      continue;
-    }
-    const message: Values = { ...raw };
-    const idMadeHere = message.id === undefined || message.id === '';
-    if (idMadeHere) message.id = newId();
-    message.additional_kwargs ??= {};
-    message.response_metadata ??= {};
-    if (message.type === 'ai') {
-      message.tool_calls ??= [];
-      message.invalid_tool_calls ??= [];
-    }
-    // Its keys sorted, as the stored messages' are (decision E13): the list stays canonical.
-    const stored = inCanonicalForm(message);
-    // An ID made here is in no list yet: the usual append (an agent's reply) builds no index of
-    // the conversation's messages, which cost a long conversation's update more than its merge.
-    const at = idMadeHere ? undefined : indexOf(message.id);
-    if (at !== undefined) messages[at] = stored;
-    else {
-      const position = messages.push(stored) - 1;
-      positions?.set(message.id, position);
-    }
-  }
-  return messages;
-}
 
 /** A task of the next step that has not run: what `tasks` shows for each node of `next`. */
 export function pendingTask(node: string): ThreadTask {

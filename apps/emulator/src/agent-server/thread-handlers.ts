@@ -6,9 +6,10 @@ import { ThreadSchema } from '../generated/agent-server/contract.js';
 import { HttpError } from '../http/http-error.js';
 import { matchesFilter } from '../shared/canonical-json.js';
 import { canonicalUuid, newCheckpointId, newThreadId } from '../shared/ids.js';
+import type { GraphRegistry } from './graphs/scripted-graph.js';
 import type { AgentServerHandlers } from './handlers.js';
 import type { RunEngine } from './runs/run-engine.js';
-import type { GraphRegistry } from './scripted-graph.js';
+import type { SubgraphCheckpoints } from './subgraph-checkpoints.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 import { pendingInputOf, planSupersteps } from './supersteps.js';
 import type { CheckpointRow, StampedCheckpoint, ThreadRow, ThreadStore } from './thread-store.js';
@@ -25,6 +26,7 @@ export interface ThreadHandlerOptions {
 
 export function threadHandlers(
   store: ThreadStore,
+  subgraphs: SubgraphCheckpoints,
   graphs: GraphRegistry,
   engine: Pick<RunEngine, 'isBusy' | 'forgetThreads'>,
   options: ThreadHandlerOptions = {},
@@ -111,6 +113,7 @@ export function threadHandlers(
       return store.transaction(() => {
         const copyId = newThreadId();
         if (!store.copy(sourceId, copyId, nowIso())) throw threadNotFound(sourceId);
+        subgraphs.copy(sourceId, copyId);
         return { status: 200, body: toThread(store.get(copyId, { withValues: true })!) };
       });
     },
@@ -171,7 +174,7 @@ export function threadHandlers(
         const plan = planSupersteps([{ updates: [update] }], {
           graphId: graphIdOf(thread.metadata),
           graph: graphOf(thread.metadata),
-          base: base && { values: base.values, step: stepOf(base), pendingInput: pendingInputOf(base.metadata) },
+          base: base && { values: base.values, step: stepOf(base), pendingInput: pendingInputOf(base.metadata), script: base.script },
         });
         const [stamped] = stampCheckpoints(plan.checkpoints, nowIso());
         // The thread's values are its latest checkpoint's: known here unless this is a fork.

@@ -7,6 +7,7 @@ import { JsonText } from '../contract/json-text.js';
 import { canonicalJson, matchesFilter, objectText, textHash, valueHash } from '../shared/canonical-json.js';
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
+import type { ScriptPosition } from './graphs/run-scripts.js';
 import { LatestCheckpointCache } from './latest-checkpoint-cache.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 import { ValueTexts } from './value-texts.js';
@@ -24,6 +25,8 @@ export type CheckpointRow = Pick<ThreadState, 'values' | 'next' | 'tasks'> & {
   parent_checkpoint_id: string | null;
   created_at: string;
   metadata: Record<string, unknown>;
+  /** Where the scripted run that wrote it stands in its graph's script (migration 11); absent when none does. */
+  script?: ScriptPosition | undefined;
 };
 
 type RawThread = Omit<ThreadRow, 'metadata' | 'values' | 'config' | 'interrupts'> & {
@@ -33,7 +36,7 @@ type RawThread = Omit<ThreadRow, 'metadata' | 'values' | 'config' | 'interrupts'
   interrupts: string | null;
 };
 type RawCheckpointHead = Omit<CheckpointHead, 'metadata'> & { metadata: string };
-type RawCheckpoint = RawCheckpointHead & { values: string; next: string; tasks: string };
+type RawCheckpoint = RawCheckpointHead & { values: string; next: string; tasks: string; script: string | null };
 
 /** A checkpoint without its content (values, next, tasks): what its row holds before the values. */
 export type CheckpointHead = Omit<CheckpointRow, 'values' | 'next' | 'tasks'>;
@@ -60,7 +63,7 @@ const THREAD_JSON = `'{"thread_id":' || json_quote(t.thread_id) || ',"created_at
 const THREAD_COLUMNS_WITH_VALUES = `${THREAD_COLUMNS}, (SELECT c."values" FROM checkpoints c WHERE c.thread_id = t.thread_id ORDER BY c.checkpoint_id DESC LIMIT 1) AS "values"`;
 // Values are stored as canonical JSON (keys sorted): read back, they are canonical already, so
 // hashing the keys an update changes costs about a JSON.stringify (shared/canonical-json.ts).
-const CHECKPOINT_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks';
+const CHECKPOINT_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks, script';
 // The columns before "values" in a row: reading them does not walk the values' overflow pages.
 const CHECKPOINT_HEAD_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata';
 
@@ -102,7 +105,7 @@ export class ThreadStore {
       insertNewThreadKey: db.prepare(
         'INSERT INTO thread_filter_keys (scope, key, value_hash, created_at, thread_id) VALUES (?, ?, ?, ?, ?)',
       ),
-      insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       copyThread: db.prepare(
         "INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, config) SELECT ?, ?, ?, state_updated_at, ?, json_set(metadata, '$.thread_id', ?), config FROM threads WHERE thread_id = ?",
       ),
@@ -112,7 +115,7 @@ export class ThreadStore {
       copyCheckpoints: db.prepare(
         // As LangGraph's copy, every mention of the source thread's ID in a checkpoint's metadata
         // (the `thread_id` a run wrote there) becomes the copy's.
-        `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, replace(metadata, ?, ?), "values", next, tasks FROM checkpoints WHERE thread_id = ?`,
+        `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, replace(metadata, ?, ?), "values", next, tasks, script FROM checkpoints WHERE thread_id = ?`,
       ),
       latestCheckpointHead: db.prepare(
         `SELECT ${CHECKPOINT_HEAD_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1`,
@@ -128,6 +131,7 @@ export class ThreadStore {
       setConfig: db.prepare('UPDATE threads SET config = ? WHERE thread_id = ?'),
       setInterrupts: db.prepare('UPDATE threads SET interrupts = ? WHERE thread_id = ?'),
       setCheckpointTasks: db.prepare('UPDATE checkpoints SET tasks = ? WHERE thread_id = ? AND checkpoint_id = ?'),
+      setCheckpointScript: db.prepare('UPDATE checkpoints SET script = ? WHERE thread_id = ? AND checkpoint_id = ?'),
       // A run's checkpoints carry its ID in their metadata (the run engine writes it there).
       deleteCheckpointsOfRun: db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND json_extract(metadata, '$.run_id') = ?"),
       hasCheckpointOfRun: db
@@ -209,6 +213,7 @@ export class ThreadStore {
         values,
         JSON.stringify(checkpoint.planned.next),
         JSON.stringify(checkpoint.planned.tasks),
+        scriptText(checkpoint.planned.script),
       );
       if (last) this.rememberLatest(threadId, parent, checkpoint, last.canonical, values.length);
       parent = checkpoint.id;
@@ -323,6 +328,7 @@ export class ThreadStore {
       text,
       JSON.stringify(planned.next),
       JSON.stringify(planned.tasks),
+      scriptText(planned.script),
     );
     this.rememberLatest(threadId, parentId, checkpoint, canonical, text.length);
     // A run writing several steps in one turn indexes the thread once, after its last (indexValues).
@@ -391,6 +397,12 @@ export class ThreadStore {
   setCheckpointTasks(threadId: string, checkpointId: string, tasks: ThreadState['tasks']): void {
     this.statements.setCheckpointTasks.run(JSON.stringify(tasks), threadId, checkpointId);
     // Forgotten, not updated: should this savepoint roll back, the row is read again.
+    this.latest.forget(threadId);
+  }
+
+  /** Where the run that waits at this checkpoint stands in its script (the resume values its task was given so far). */
+  setCheckpointScript(threadId: string, checkpointId: string, script: ScriptPosition): void {
+    this.statements.setCheckpointScript.run(JSON.stringify(script), threadId, checkpointId);
     this.latest.forget(threadId);
   }
 
@@ -469,7 +481,7 @@ export class ThreadStore {
     values: Record<string, unknown>,
     valuesChars: number,
   ): void {
-    const { next, tasks, metadata } = checkpoint.planned;
+    const { next, tasks, metadata, script } = checkpoint.planned;
     this.latest.set(
       threadId,
       checkpoint.id,
@@ -482,6 +494,7 @@ export class ThreadStore {
         values,
         next,
         tasks,
+        ...(script ? { script } : {}),
       },
       valuesChars,
     );
@@ -653,11 +666,15 @@ function parseThread(raw: RawThread): ThreadRow {
 }
 
 function parseCheckpoint(raw: RawCheckpoint): CheckpointRow {
+  const { script, ...row } = raw;
   return {
-    ...raw,
+    ...row,
     metadata: JSON.parse(raw.metadata),
     values: JSON.parse(raw.values),
     next: JSON.parse(raw.next),
     tasks: JSON.parse(raw.tasks),
+    ...(script === null ? {} : { script: JSON.parse(script) }),
   };
 }
+
+const scriptText = (script: ScriptPosition | undefined): string | null => (script ? JSON.stringify(script) : null);

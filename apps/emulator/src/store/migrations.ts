@@ -233,4 +233,26 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (assistant_id, version)
   );
   `,
+  // 11: graphs of any shape. A checkpoint a scripted run wrote keeps where the run stands in its
+  // graph's script (`script`: JSON, the entry and the step that runs next), so that a run going on
+  // from it (a resume, a breakpoint, a fork) takes the steps from there; null for the ReAct
+  // shorthand, whose next step follows from the state. A subgraph's checkpoints live beside the
+  // thread's, in its namespace (`<node>:<task id>`, LangGraph's checkpoint_ns), as LangGraph keeps
+  // them: the thread's history and state read the root's, a namespace is asked for by name.
+  `
+  ALTER TABLE checkpoints ADD COLUMN script TEXT;
+  CREATE TABLE subgraph_checkpoints (
+    thread_id TEXT NOT NULL REFERENCES threads (thread_id) ON DELETE CASCADE,
+    checkpoint_ns TEXT NOT NULL,
+    checkpoint_id TEXT NOT NULL,
+    parent_checkpoint_id TEXT,
+    created_at TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    next TEXT NOT NULL,
+    tasks TEXT NOT NULL,
+    "values" TEXT NOT NULL,
+    script TEXT,
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+  );
+  `,
 ];

@@ -1,31 +1,44 @@
-// Executes one run of a scripted graph (the ReAct shape of react-agent.ts), writing each step's
-// checkpoint as LangGraph's Pregel loop writes it for that graph:
+// Executes one run of a scripted graph, writing each superstep's checkpoint as LangGraph's Pregel
+// loop writes it:
 //
 // - With `input`, an `input` checkpoint first (step −1 on a thread without checkpoints, else one
 //   more than the last): the state before the input, `next: ["__start__"]`. Then one `loop`
-//   checkpoint per step: `__start__` applies the input, `agent` replies, `tools` answers its calls,
-//   until no node is left to run. `input: null` (or none) continues from the thread's checkpoint.
+//   checkpoint per superstep: `__start__` applies the input, then the graph's nodes, until none is
+//   left to run. `input: null` (or none) continues from the thread's checkpoint.
+// - What runs next is the graph's script's: the ReAct shorthand's edges (agent, tools, agent...),
+//   or the steps of the run's entry of `runs` (chosen once the input is applied, its position kept
+//   on every checkpoint). Each task of a superstep runs its plan (task-runner.ts); the tasks of one
+//   superstep run side by side, their writes applied together in plan order.
 // - Every checkpoint's `tasks` are the nodes of `next`; once a task has run, its checkpoint's task
 //   records what it wrote (`result`), as LangGraph's pending writes show it in the history.
-// - A reply that interrupts leaves no checkpoint: its task in the latest one records the
-//   interrupt, and `command.resume` runs the node again with the resume value. A reply that
-//   raises records its error on the task. `interrupt_before`/`interrupt_after` stop the run before
-//   or after the named nodes, with the thread waiting there.
-// - A step is committed, checkpoint and reply cursor together, before the next one begins; a
-//   cancelled run stops at its next pause (a streamed chunk's delay) and writes nothing more.
+// - A subgraph node runs its own steps in its own namespace, with its own checkpoints
+//   (subgraph-checkpoints.ts), and returns its final state to its graph.
+// - A task that interrupts leaves no checkpoint: its task in the latest one records the
+//   interrupt, and `command.resume` runs the node again with the resume value. A task that raises
+//   records its error on its task. `interrupt_before`/`interrupt_after` stop the run before or after
+//   the named nodes, with the thread waiting there.
+// - A superstep is committed, checkpoint and reply cursor together, before the next one begins; a
+//   cancelled run stops at its next pause and writes nothing more.
 import type { Interrupt, RunCommand, RunError, ThreadTask } from '@agentplane/agent-server';
-import { canonicalUuid, newCheckpointId, newId, newRunId } from '../../shared/ids.js';
-import { AGENT, GRAPH_NODES, nextAfter, pendingToolCalls, START, TOOLS } from '../react-agent.js';
-import type { ReplyEntry, ScriptedGraph } from '../scripted-graph.js';
-import { messageText, renderReplyText } from '../scripted-graph.js';
+import { canonicalUuid, newCheckpointId, newId } from '../../shared/ids.js';
+import type { Channels } from '../graphs/channels.js';
+import { START } from '../graphs/graph-shape.js';
+import { reactNextAfter } from '../graphs/react-agent.js';
+import { lastHumanText } from '../graphs/replies.js';
+import type { ScriptPosition } from '../graphs/run-scripts.js';
+import type { ScriptedGraph } from '../graphs/scripted-graph.js';
+import type { StepPlan, TaskPlan } from '../graphs/task-plan.js';
+import type { SubgraphCheckpoints } from '../subgraph-checkpoints.js';
 import type { PlannedCheckpoint } from '../supersteps.js';
-import { applyValues, pendingTask } from '../supersteps.js';
+import { pendingTask } from '../supersteps.js';
 import type { CheckpointRow, ThreadStore } from '../thread-store.js';
 import { platformMetadata } from './platform-metadata.js';
 import type { RunEventLog } from './run-events.js';
 import type { RunRow, RunStore } from './run-store.js';
 import type { NodeCall } from './stream-modes.js';
-import { StreamModes } from './stream-modes.js';
+import { namespaceOf, StreamModes } from './stream-modes.js';
+import type { TaskResult } from './task-runner.js';
+import { NodeError, runTask, TaskInterrupt } from './task-runner.js';
 
 type Values = Record<string, unknown>;
 
@@ -36,23 +49,14 @@ export interface GraphRun {
   run: RunRow;
   graph: ScriptedGraph;
   threads: ThreadStore;
+  subgraphCheckpoints: SubgraphCheckpoints;
   runs: RunStore;
   log: RunEventLog;
   /** Aborted when the run is cancelled: it writes nothing more. */
   signal: AbortSignal;
   now: () => number;
-}
-
-/** A node raised (a scripted `error`, no reply matching, too many steps): the run fails with it. */
-class NodeError extends Error {
-  constructor(
-    readonly kind: string,
-    message: string,
-    /** The node that raised it, whose task records the error; none for an error of the loop itself. */
-    readonly node?: string,
-  ) {
-    super(message);
-  }
+  /** Every pause of the graph (a node's work, a chunk's delay) lasts this many times its scripted length. */
+  timeScale: number;
 }
 
 /** The run stops here: the thread waits at an interrupt or a breakpoint. */
@@ -74,33 +78,54 @@ export async function runScriptedGraph(context: GraphRun): Promise<RunOutcome> {
 async function outcomeOf(execution: Execution): Promise<RunOutcome> {
   try {
     await execution.execute();
-    execution.modes.runEnded(execution.values);
-    return { status: 'success', values: execution.values };
+    execution.modes.runEnded(execution.root.values);
+    return { status: 'success', values: execution.root.values };
   } catch (error) {
-    if (error instanceof Paused) {
-      execution.modes.interrupted(error.interrupts);
-      execution.modes.runEnded(execution.values);
-      return { status: 'success', values: execution.values, interrupts: error.interrupts };
+    if (error instanceof Paused || error instanceof TaskInterruptFrom) {
+      execution.modes.runEnded(execution.root.values);
+      return { status: 'success', values: execution.root.values, interrupts: error.interrupts };
     }
-    if (error instanceof NodeError) {
-      if (error.node) {
-        execution.recordTaskError(error.node, error.message);
-        // Streamed as LangGraph does: the task ends with no writes, then the run's error event.
-        execution.modes.taskFinished(execution.callOf(error.node), {}, [], execution.nowIso());
-      }
-      return { status: 'error', error: { error: error.kind, message: error.message } };
-    }
+    if (error instanceof NodeError) return { status: 'error', error: { error: error.kind, message: error.message } };
     throw error;
   }
 }
 
-class Execution {
+/**
+ * One graph's level of a run: the root graph, or a subgraph node's graph in its namespace. It has
+ * its own checkpoints, values, steps and script position; the run's execution drives them all.
+ */
+interface Frame {
+  /** The namespace of the graph ([] at the root). */
+  ns: string[];
+  channels: Channels;
+  /** The checkpoint the next superstep continues from; undefined before the first. */
+  head: CheckpointRow | undefined;
+  values: Values;
+  /** Where the graph's script stands (graphs of any shape). */
+  position: ScriptPosition | undefined;
+  /** The tasks of the superstep at the head, by the script; a node it has no plan for is missing. */
+  plansAt(nodes: readonly string[]): (TaskPlan | undefined)[];
+  /** What runs after a superstep of `plans` left `values`, and the position then. */
+  after(plans: readonly TaskPlan[], values: Values): { next: string[]; position: ScriptPosition | undefined };
+  /** Whether a router runs after `node` (its edges are conditional). */
+  routesAfter(node: string): boolean;
+  /** Whether `node` is a subgraph node (its pending tasks point at the subgraph's checkpoints). */
+  isSubgraph(node: string): boolean;
+  /** Writes a checkpoint after the head, with what else belongs to its step, all or nothing. */
+  commit(planned: PlannedCheckpoint, alsoWrite?: () => void): CheckpointRow;
+  /** Replaces the head's tasks (a result, an interrupt, an error recorded). */
+  setHeadTasks(tasks: ThreadTask[]): void;
+  /** Keeps the resume values a task waiting at a later interrupt was given. */
+  setHeadScript(script: ScriptPosition): void;
+  /** The metadata of a checkpoint this graph writes. */
+  metadataOf(source: 'input' | 'loop', step: number): PlannedCheckpoint['metadata'];
+}
+
+export class Execution {
   private readonly run: RunRow;
   private readonly graph: ScriptedGraph;
   private readonly threadId: string;
-  /** The checkpoint the next step continues from; undefined on a thread without any. */
-  private head: CheckpointRow | undefined;
-  values: Values;
+  readonly root: Frame;
   /** Metadata every checkpoint of this run carries, besides its source, step and parents. */
   private readonly metadata: Values;
   private readonly interruptBefore: readonly string[] | '*';
@@ -114,6 +139,8 @@ class Execution {
   private unindexed: string | undefined;
   /** The run's stream modes: each happening of the graph becomes the events they ask for. */
   readonly modes: StreamModes;
+  /** The resume value of the run's command, for the tasks waiting at an interrupt. */
+  private resume: { value: unknown } | undefined;
 
   constructor(private readonly context: GraphRun) {
     const { run, graph, threads } = context;
@@ -126,8 +153,7 @@ class Execution {
     // A run that starts again after a restart continues from where its first attempt got.
     const head =
       forkFrom && !this.wroteCheckpoints() ? threads.checkpoint(this.threadId, forkFrom) : threads.latestCheckpoint(this.threadId);
-    this.head = head;
-    this.values = head ? { ...graph.defaults, ...head.values } : { ...graph.defaults };
+    this.root = this.rootFrame(head);
     this.indexedValues = threads.latestCheckpoint(this.threadId)?.values ?? {};
     this.metadata = runCheckpointMetadata(run, configurable);
     this.interruptBefore = (run.kwargs.interrupt_before as string[] | '*' | undefined) ?? [];
@@ -147,6 +173,7 @@ class Execution {
       subgraphs: run.kwargs.subgraphs === true,
       configurable: Object.fromEntries(Object.entries(configurable).filter(([key]) => !key.startsWith('__'))),
       recursionLimit: this.recursionLimit,
+      tags: Array.isArray(config.tags) ? (config.tags as string[]) : [],
     });
   }
 
@@ -160,11 +187,12 @@ class Execution {
     const command = (kwargs.command ?? undefined) as RunCommand | undefined;
     const input = kwargs.input as Values | null | undefined;
     const resumed = command !== undefined && Object.hasOwn(command, 'resume');
-    const resume = resumed ? command.resume : undefined;
+    this.resume = resumed ? { value: command.resume } : undefined;
     // Whether the run goes on from where the thread stopped (no input of its own): then the node
     // it stopped before is not a breakpoint again.
     let continuing = true;
     this.modes.runStarted(input ?? null, command as Values | undefined);
+    const root = this.root;
     if (command) {
       if ((command.update != null || command.goto !== undefined) && !retried) {
         this.writeCommand(command);
@@ -175,163 +203,88 @@ class Execution {
       continuing = false;
     }
     // A run that applied no input of its own streams the state it goes on from first.
-    if (continuing && this.head) this.modes.startedFrom(this.values, this.head);
+    if (continuing && root.head) this.modes.startedFrom(root.values, root.head);
     let first = true;
-    while (this.head && this.head.next.length > 0) {
-      const node = this.head.next[0]!;
-      if (!(first && continuing) && matches(this.interruptBefore, node)) throw new Paused([]);
+    while (root.head && root.head.next.length > 0) {
+      const nodes = root.head.next;
+      if (!(first && continuing) && nodes.some((node) => matches(this.interruptBefore, node, this.graph))) this.breakpoint();
       // LangGraph's loop takes at most recursion_limit + 1 steps per run (`__start__` counts).
       if (this.stepsTaken > this.recursionLimit)
         throw new NodeError(
           'GraphRecursionError',
           `Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langgraph/GRAPH_RECURSION_LIMIT/\n`,
+          false,
         );
-      const call = this.callOf(node);
-      this.modes.nodeStarted(call, this.values, this.nowIso());
-      const written = await this.runNode(node, first ? resume : undefined, first && resumed);
+      await this.superstep(root, nodes);
       first = false;
       this.stepsTaken++;
-      this.writeStep(call, written.values, written.cursor);
       // As in LangGraph, a node in interrupt_after stops the run after it, even as the last one.
-      if (matches(this.interruptAfter, node)) throw new Paused([]);
+      if (nodes.some((node) => matches(this.interruptAfter, node, this.graph))) this.breakpoint();
     }
+  }
+
+  /** The run stops at a breakpoint: the thread waits there, with no interrupt. */
+  private breakpoint(): never {
+    this.modes.interrupted([], []);
+    throw new Paused([]);
   }
 
   /** The input checkpoint (the state before the input) and the `__start__` step that applies it. */
   private writeInput(input: Values): void {
-    const step = this.head ? stepOf(this.head) + 1 : -1;
-    const start = pendingTask(START);
-    this.commit({
-      values: this.values,
-      next: [START],
-      tasks: [start],
-      metadata: { ...this.metadata, source: 'input', step, parents: {} },
-    });
+    const root = this.root;
+    const step = root.head ? stepOf(root.head) + 1 : -1;
+    this.commitIn(root, { values: root.values, next: [START], tasks: [pendingTask(START)], metadata: root.metadataOf('input', step) });
     this.stepsTaken = 1;
-    this.writeStep(this.callOf(START), input, undefined);
-  }
-
-  /** What a write of the input or of a command's update changes: the graph's state keys only, as LangGraph maps them to its channels. */
-  private ofState(written: Values): Values {
-    return Object.fromEntries(Object.entries(written).filter(([key]) => Object.hasOwn(this.graph.defaults, key)));
-  }
-
-  /** Runs one node: what it writes, and where the reply cursor goes when it completes. */
-  private async runNode(node: string, resume: unknown, resumed: boolean): Promise<{ values: Values; cursor?: number }> {
-    if (node === TOOLS) {
-      const calls = pendingToolCalls(this.values);
-      // ToolMessages as LangChain writes them. Their IDs are the messages reducer's, except while
-      // a messages mode streams them: LangGraph's stream handler names each first, by the tools
-      // node's run ID and the call's, and the state keeps that name.
-      const nodeRunId = newRunId();
-      const messages = calls.map((call) => ({
-        type: 'tool',
-        content: this.graph.toolAnswer(call.name),
-        tool_call_id: call.id,
-        name: call.name,
-        status: 'success',
-        additional_kwargs: {},
-        response_metadata: {},
-        id: this.modes.namesToolMessages ? `run-${nodeRunId}-tool-${call.id}` : newId(),
-      }));
-      for (const [i, call] of calls.entries()) this.modes.toolCalled(this.callOf(TOOLS), call, withoutId(messages[i]!));
-      this.modes.nodeMessages(this.callOf(TOOLS), messages);
-      return { values: { messages } };
+    const values = root.channels.apply(root.values, root.channels.ofState(input));
+    if (this.graph.isReactAgent) {
+      this.writeStart(root, input, reactNextAfter(START, values), undefined);
+      return;
     }
-    if (node !== AGENT) return { values: {} };
-    const input = lastHumanText(this.values);
-    const call = this.callOf(AGENT);
-    // The model call's run ID, which names its reply (`run-<id>`), as LangChain's callbacks do.
-    const modelRunId = newRunId();
-    this.modes.modelStarted(call, modelRunId, this.values);
-    const cursor = this.context.runs.replyCursor(this.threadId);
-    const choice = this.graph.chooseReply(cursor, { input, state: this.values, resume: resumed ? resume : undefined });
-    if (!choice)
+    const chosen = this.chooseScript(input);
+    this.writeStart(root, input, this.graph.runs!.nodesAt(chosen.position), chosen.position, chosen.cursor);
+  }
+
+  /**
+   * The `__start__` superstep of a graph: the input applied to its state, then `next`. A graph of
+   * any shape goes on with the steps of the entry its input chose (`position`), and the thread's
+   * cursor moves past that entry.
+   */
+  private writeStart(frame: Frame, input: Values, next: string[], position: ScriptPosition | undefined, cursor?: number): void {
+    const call = this.callOf(frame, START);
+    const values = frame.channels.apply(frame.values, frame.channels.ofState(input));
+    const head = frame.head;
+    this.commitIn(
+      frame,
+      {
+        values,
+        next,
+        tasks: next.map((node) => this.pendingTaskOf(frame, node)),
+        metadata: frame.metadataOf('loop', call.step),
+        script: position,
+      },
+      () => {
+        if (head) frame.setHeadTasks(withResults(head.tasks, new Map([[START, input]])));
+        if (cursor !== undefined) this.context.runs.setReplyCursor(this.threadId, cursor);
+      },
+    );
+    this.modes.stateWritten(frame.ns, frame.values, true, frame.head!);
+  }
+
+  /**
+   * The entry of `runs` a run with this input follows (a graph of any shape): the first at or after
+   * the thread's cursor that matches. None matching fails the run.
+   */
+  private chooseScript(input: Values): { position: ScriptPosition; cursor: number } {
+    const scripts = this.graph.runs!;
+    const text = lastHumanText(this.root.channels.apply(this.root.values, this.root.channels.ofState(input)));
+    const chosen = scripts.choose(this.context.runs.replyCursor(this.threadId), { text, json: JSON.stringify(input) });
+    if (!chosen)
       throw new NodeError(
         'Error',
-        `No scripted reply of graph "${this.graph.id}" matches the last human message ${JSON.stringify(input)}`,
-        AGENT,
+        `No scripted run of graph "${this.graph.id}" matches the input ${JSON.stringify(text === '' ? input : text)}`,
+        false,
       );
-    const { entry, nextCursor } = choice;
-    if (entry.error !== undefined) {
-      this.moveCursor(nextCursor);
-      throw new NodeError('Error', entry.error, AGENT);
-    }
-    if (entry.interrupt !== undefined && !resumed) {
-      const interrupts = [this.recordInterrupt(entry.interrupt)];
-      this.modes.taskFinished(this.callOf(AGENT), {}, interrupts, this.nowIso());
-      throw new Paused(interrupts);
-    }
-    const message = this.reply(entry, input, resume, modelRunId);
-    await this.stream(message);
-    this.modes.modelEnded(call, modelRunId, message, this.values);
-    return { values: { messages: [message], ...(entry.update ?? {}) }, cursor: nextCursor };
-  }
-
-  /** Where `node` runs now: the step after the head, and the head's task for it. */
-  callOf(node: string): NodeCall {
-    const head = this.head;
-    return { node, step: head ? stepOf(head) + 1 : 0, taskId: head?.tasks.find((task) => task.name === node)?.id ?? '' };
-  }
-
-  /**
-   * The reply's text cut in chunks, each streamed to whoever reads them, with the graph's pause
-   * before each (a cancelled run stops there). The last chunk carries the tool calls, as a chat
-   * model's stream ends with them.
-   */
-  private async stream(message: Values): Promise<void> {
-    const { delayMs, chunk } = this.graph.streaming;
-    if (delayMs === 0 && !this.modes.wantsChunks) return;
-    if (delayMs > 0) this.flushIndex();
-    const texts = chunksOf(message.content as string, chunk);
-    if (texts.length === 0) texts.push('');
-    const call = this.callOf(AGENT);
-    for (const [i, text] of texts.entries()) {
-      if (delayMs > 0) await pause(delayMs, this.context.signal);
-      const last = i === texts.length - 1;
-      this.modes.modelChunk(call, {
-        content: text,
-        tool_calls: last ? message.tool_calls : [],
-        invalid_tool_calls: [],
-        tool_call_chunks: last ? message.tool_call_chunks : [],
-        additional_kwargs: {},
-        response_metadata: {},
-        id: message.id,
-        type: 'ai',
-      });
-    }
-  }
-
-  /**
-   * The AI message node `agent` writes for a reply (with the reply's `update`). LangGraph's
-   * server calls models with streaming callbacks, so the message it stores is the concatenated
-   * stream (`AIMessageChunk`): its ID is `run-` and the model call's run ID, and it keeps the
-   * tool calls' `tool_call_chunks`, whether the run was streamed or not.
-   */
-  private reply(entry: ReplyEntry, input: string, resume: unknown, modelRunId: string): Values {
-    const calls = (entry.tool_calls ?? []).map((call) => ({
-      name: call.name,
-      args: call.args ?? {},
-      id: call.id ?? newId(),
-      type: 'tool_call',
-    }));
-    const message: Values = {
-      type: 'ai',
-      id: `run-${modelRunId}`,
-      content: renderReplyText(entry.text ?? '', { input, resume }),
-      tool_call_chunks: calls.map((call, index) => ({
-        name: call.name,
-        args: JSON.stringify(call.args),
-        id: call.id,
-        index,
-        type: 'tool_call_chunk',
-      })),
-      tool_calls: calls,
-      invalid_tool_calls: [],
-      additional_kwargs: {},
-      response_metadata: {},
-    };
-    return message;
+    return { position: { run: chosen.index, step: 0 }, cursor: chosen.nextCursor };
   }
 
   /**
@@ -340,113 +293,403 @@ class Execution {
    * next); the graph goes on from there.
    */
   private writeCommand(command: RunCommand): void {
+    const root = this.root;
     const update =
       command.update == null
         ? {}
         : Array.isArray(command.update)
           ? Object.fromEntries(command.update as [string, unknown][])
           : (command.update as Values);
-    this.values = applyValues(this.values, this.ofState(update));
+    const values = root.channels.apply(root.values, root.channels.ofState(update));
+    root.values = values;
     const next =
       command.goto === undefined
-        ? (this.head?.next ?? [])
+        ? (root.head?.next ?? [])
         : [command.goto]
             .flat()
             .map((target) => (typeof target === 'string' ? target : target.node))
-            .filter((node) => GRAPH_NODES.includes(node));
-    this.commit({
-      values: this.values,
+            .filter((node) => this.graph.shape.has(node));
+    this.commitIn(root, {
+      values,
       next,
-      tasks: next.map(pendingTask),
-      metadata: { ...this.metadata, source: 'input', step: this.head ? stepOf(this.head) + 1 : -1, parents: {} },
+      tasks: next.map((node) => this.pendingTaskOf(root, node)),
+      metadata: root.metadataOf('input', root.head ? stepOf(root.head) + 1 : -1),
+      script: root.position,
     });
   }
 
-  /** Commits the checkpoint after `node` wrote `written`: the head's task records the write, the cursor moves. */
-  private writeStep(call: NodeCall, written: Values, cursor: number | undefined, source: 'loop' | 'update' = 'loop'): void {
-    const { node } = call;
-    const before = this.values;
-    this.values = applyValues(this.values, this.ofState(written));
-    const next = nextAfter(node, this.values);
-    const head = this.head;
-    this.commit(
+  /** Runs the superstep of `nodes` at the frame's head, and commits its checkpoint. */
+  private async superstep(frame: Frame, nodes: readonly string[]): Promise<void> {
+    const head = frame.head!;
+    const plans = frame.plansAt(nodes);
+    const missing = nodes.find((_, i) => !plans[i]);
+    if (missing !== undefined)
+      throw new NodeError(
+        'Error',
+        `No scripted step of graph "${this.graph.id}" runs node "${missing}" here (the script has no step for it at this point of the run)`,
+        false,
+      );
+    const tasks = plans as TaskPlan[];
+    const calls = tasks.map((plan) => this.callOf(frame, plan.node));
+    const resumes = this.resumesOf(head);
+    // Tasks that ran before the superstep was interrupted keep their writes and do not run again.
+    const ranBefore = new Map(
+      head.tasks.filter((task) => task.result != null && !task.interrupts?.length).map((task) => [task.name, task.result as Values]),
+    );
+    for (const [i, plan] of tasks.entries()) if (!ranBefore.has(plan.node)) this.modes.nodeStarted(calls[i]!, frame.values, this.nowIso());
+    const finished: string[] = [];
+    const settled = await Promise.allSettled(
+      tasks.map(async (plan, i): Promise<TaskResult> => {
+        const done = ranBefore.get(plan.node);
+        if (done) return { written: done, recorded: done, output: done };
+        const result = await this.runTask(frame, plan, calls[i]!, resumes.get(calls[i]!.taskId) ?? []);
+        finished.push(plan.node);
+        return result;
+      }),
+    );
+    this.assertLive();
+    // A node that raised fails the run (the first, in plan order); one that interrupted pauses it.
+    const failed = settled.findIndex((outcome) => outcome.status === 'rejected' && !(outcome.reason instanceof TaskInterrupt));
+    if (failed >= 0) {
+      const reason = (settled[failed] as PromiseRejectedResult).reason;
+      if (!(reason instanceof NodeError)) throw reason;
+      this.taskFailed(frame, calls[failed]!, reason);
+      throw reason;
+    }
+    const interrupted = settled.flatMap((outcome, i) =>
+      outcome.status === 'rejected' ? [{ i, interrupts: interruptsOf(outcome.reason as TaskInterrupt) }] : [],
+    );
+    const results = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
+    if (interrupted.length > 0) this.pauseAt(frame, calls, results, interrupted, resumes);
+    const done = results as TaskResult[];
+    // Writes are applied in the order of the tasks, whichever finished first.
+    let values = frame.values;
+    let wroteState = false;
+    for (const result of done) {
+      const state = frame.channels.ofState(result.written);
+      if (Object.keys(state).length > 0) wroteState = true;
+      values = frame.channels.apply(values, state);
+    }
+    const { next, position } = frame.after(tasks, values);
+    const cursor = done.find((result) => result.cursor !== undefined)?.cursor;
+    // The head's tasks record what each wrote, in the order they finished.
+    const order = [...finished, ...tasks.map((plan) => plan.node).filter((node) => !finished.includes(node))];
+    const recorded = new Map(order.map((node) => [node, done[tasks.findIndex((plan) => plan.node === node)]!.recorded]));
+    this.commitIn(
+      frame,
       {
-        values: this.values,
+        values,
         next,
-        tasks: next.map(pendingTask),
-        metadata: { ...this.metadata, source, step: head ? stepOf(head) + 1 : -1, parents: {} },
+        tasks: next.map((node) => this.pendingTaskOf(frame, node)),
+        metadata: frame.metadataOf('loop', stepOf(head) + 1),
+        script: position,
       },
       () => {
-        if (head)
-          this.context.threads.setCheckpointTasks(this.threadId, head.checkpoint_id, withResult(head.tasks, node, recorded(node, written)));
+        frame.setHeadTasks(withResults(head.tasks, recorded));
         if (cursor !== undefined) this.context.runs.setReplyCursor(this.threadId, cursor);
       },
-      false,
     );
-    this.modes.stepWritten(call, written, before, this.values, next, this.head!);
+    frame.position = position;
+    this.modes.stateWritten(frame.ns, values, wroteState, frame.head!);
   }
 
-  /** Writes a checkpoint after the head (and whatever else belongs to its step), all or nothing. */
-  private commit(planned: PlannedCheckpoint, alsoWrite?: () => void, streamed = true): void {
-    this.assertLive();
-    const { threads } = this.context;
-    const id = newCheckpointId();
-    const created = new Date(this.context.now()).toISOString();
-    threads.transaction(() => {
-      alsoWrite?.();
-      threads.addCheckpoint(
-        this.threadId,
-        this.head?.checkpoint_id ?? null,
-        { id, created_at: created, planned },
-        created,
-        this.head?.values,
-        { index: false },
-      );
+  /** Runs one task of a superstep, and tells the stream how it ended. */
+  private async runTask(frame: Frame, plan: TaskPlan, call: NodeCall, resumes: readonly unknown[]): Promise<TaskResult> {
+    const before = frame.values;
+    const result = await runTask(plan, {
+      graph: this.graph,
+      modes: this.modes,
+      call,
+      state: before,
+      resumes,
+      replyCursor: () => this.context.runs.replyCursor(this.threadId),
+      pause: (ms) => this.pause(ms),
+      runSubgraph: (subgraphPlan) => this.runSubgraph(frame, call, subgraphPlan),
+      nowIso: () => this.nowIso(),
     });
-    this.unindexed = created;
-    this.head = {
-      thread_id: this.threadId,
-      checkpoint_id: id,
-      parent_checkpoint_id: this.head?.checkpoint_id ?? null,
-      created_at: created,
-      metadata: planned.metadata,
-      values: planned.values,
-      next: planned.next,
-      tasks: planned.tasks,
+    const route = frame.routesAfter(plan.node) && !plan.goto ? this.routeOf(frame, plan, result, before) : undefined;
+    this.modes.nodeEnded(call, result.written, before, result.output, route, this.nowIso());
+    return result;
+  }
+
+  /** Where the router after a node sends the graph: the next superstep's nodes. */
+  private routeOf(frame: Frame, plan: TaskPlan, result: TaskResult, before: Values): { to: string[]; state: Values } {
+    const state = frame.channels.apply(before, frame.channels.ofState(result.written));
+    return { to: frame.after([plan], state).next, state };
+  }
+
+  /**
+   * A subgraph node's run: its own graph in its namespace, from its first step (an input
+   * checkpoint, then `__start__` with the state the node reads) or, resumed, from its latest
+   * checkpoint; what the node returns is its final state (the keys its parent's state has).
+   */
+  private async runSubgraph(parent: Frame, call: NodeCall, plan: TaskPlan): Promise<Values> {
+    const ns = namespaceOf(call);
+    const steps = plan.subgraph!;
+    const channels = this.graph.channelsOf(plan.node);
+    const latest = this.context.subgraphCheckpoints.latest(this.threadId, ns.join('|'));
+    const frame = this.subgraphFrame(call, ns, steps, channels, latest);
+    const subgraphRunId = newId();
+    const input = channels.ofState(parent.values);
+    this.modes.subgraphStarted(call, subgraphRunId, parent.values);
+    if (!latest || latest.next.length === 0) {
+      this.commitIn(frame, { values: frame.values, next: [START], tasks: [pendingTask(START)], metadata: frame.metadataOf('input', -1) });
+      this.writeStart(
+        frame,
+        input,
+        (steps[0] ?? []).map((task) => task.node),
+        { run: 0, step: 0 },
+      );
+    }
+    while (frame.head && frame.head.next.length > 0) await this.superstep(frame, frame.head.next);
+    this.modes.subgraphEnded(call, subgraphRunId, frame.values, parent.values);
+    return parent.channels.ofState(frame.values);
+  }
+
+  /** The resume values of each task waiting at the head: those kept with it, and the run's. */
+  private resumesOf(head: CheckpointRow): Map<string, unknown[]> {
+    const resumes = new Map<string, unknown[]>();
+    if (!this.resume) return resumes;
+    for (const task of head.tasks)
+      if (task.interrupts?.length) resumes.set(task.id, [...(head.script?.resumes?.[task.id] ?? []), this.resume.value]);
+    return resumes;
+  }
+
+  /**
+   * Tasks of a superstep interrupted: each records what it waits at (the others their writes, kept
+   * for the resume), the stream hears it at this graph's level, and the run stops.
+   */
+  private pauseAt(
+    frame: Frame,
+    calls: NodeCall[],
+    results: (TaskResult | undefined)[],
+    interrupted: { i: number; interrupts: Interrupt[] }[],
+    resumes: Map<string, unknown[]>,
+  ): never {
+    const head = frame.head!;
+    const interrupts = new Map(interrupted.map(({ i, interrupts: raised }) => [calls[i]!.node, raised]));
+    const all = [...interrupts.values()].flat();
+    this.assertLive();
+    this.context.threads.transaction(() => {
+      const written = new Map(results.flatMap((result, i) => (result ? [[calls[i]!.node, result.recorded] as const] : [])));
+      frame.setHeadTasks(
+        head.tasks.map((task) =>
+          interrupts.has(task.name)
+            ? { ...task, interrupts: interrupts.get(task.name)! }
+            : written.has(task.name)
+              ? { ...task, result: written.get(task.name)! }
+              : task,
+        ),
+      );
+      const given = Object.fromEntries([...resumes].filter(([taskId]) => interrupted.some(({ i }) => calls[i]!.taskId === taskId)));
+      if (Object.keys(given).length > 0 && frame.position) frame.setHeadScript({ ...frame.position, resumes: given });
+    });
+    this.modes.interrupted(frame.ns, all);
+    for (const { i } of interrupted) this.modes.taskFinished(calls[i]!, {}, interrupts.get(calls[i]!.node)!, this.nowIso());
+    throw new TaskInterruptFrom(all);
+  }
+
+  /** A task raised: its task records the error (a node's), and the stream hears it ended with no writes. */
+  private taskFailed(frame: Frame, call: NodeCall, error: NodeError): void {
+    if (error.cursor !== undefined) {
+      const cursor = error.cursor;
+      this.assertLive();
+      this.context.runs.transaction(() => this.context.runs.setReplyCursor(this.threadId, cursor));
+    }
+    if (!error.ofNode || this.context.signal.aborted) return;
+    const head = frame.head;
+    if (head) {
+      this.assertLive();
+      this.context.threads.transaction(() =>
+        frame.setHeadTasks(head.tasks.map((task) => (task.name === call.node ? { ...task, error: error.message } : task))),
+      );
+    }
+    // Streamed as LangGraph does: the task ends with no writes, then the run's error event.
+    this.modes.taskFinished(call, {}, [], this.nowIso());
+  }
+
+  /** Where a node runs in a frame: the step after the head, and the head's task for it. */
+  private callOf(frame: Frame, node: string): NodeCall {
+    const head = frame.head;
+    return {
+      ns: frame.ns,
+      node,
+      step: head ? stepOf(head) + 1 : 0,
+      taskId: head?.tasks.find((task) => task.name === node)?.id ?? '',
+      runId: newId(),
     };
-    // A step's checkpoint is streamed with the rest of the step's events (writeStep).
-    if (streamed) this.modes.checkpointWritten(this.head);
+  }
+
+  /** A pending task of `node`; a subgraph node's points at its checkpoints, as LangGraph's state shows it. */
+  private pendingTaskOf(frame: Frame, node: string): ThreadTask {
+    const task = pendingTask(node);
+    if (!frame.isSubgraph(node)) return task;
+    return {
+      ...task,
+      checkpoint: { thread_id: this.threadId, checkpoint_ns: [...frame.ns, `${node}:${task.id}`].join('|') } as ThreadTask['checkpoint'],
+    };
+  }
+
+  /** Commits a checkpoint in a frame and makes it the frame's head; a root checkpoint is streamed with its step. */
+  private commitIn(frame: Frame, planned: PlannedCheckpoint, alsoWrite?: () => void): void {
+    this.assertLive();
+    const written = frame.commit(planned, alsoWrite);
+    frame.head = written;
+    frame.values = planned.values;
+    if (planned.script) frame.position = planned.script;
+    if (planned.metadata.source === 'input') this.modes.checkpointWritten(frame.ns, written);
+  }
+
+  private rootFrame(head: CheckpointRow | undefined): Frame {
+    const { threads } = this.context;
+    const execution = this;
+    const graph = this.graph;
+    return {
+      ns: [],
+      channels: graph.channels,
+      head,
+      values: head ? { ...graph.defaults, ...head.values } : { ...graph.defaults },
+      position: head?.script,
+      plansAt(nodes) {
+        const position = graph.runs ? scriptPositionOf(graph, this.position, nodes) : undefined;
+        if (position) this.position = position;
+        return nodes.map((node) => graph.taskPlan(node, position));
+      },
+      after(plans, values) {
+        if (graph.isReactAgent)
+          return { next: [...new Set(plans.flatMap((plan) => reactNextAfter(plan.node, values)))], position: undefined };
+        const position = this.position ? { run: this.position.run, step: this.position.step + 1 } : undefined;
+        return { next: position ? graph.runs!.nodesAt(position) : [], position };
+      },
+      routesAfter: (node) => graph.shape.routesAfter(node),
+      isSubgraph: (node) => graph.shape.subgraphs.has(node),
+      commit(planned, alsoWrite) {
+        const id = newCheckpointId();
+        const created = execution.nowIso();
+        const parent = this.head;
+        threads.transaction(() => {
+          alsoWrite?.();
+          threads.addCheckpoint(
+            execution.threadId,
+            parent?.checkpoint_id ?? null,
+            { id, created_at: created, planned },
+            created,
+            parent?.values,
+            {
+              index: false,
+            },
+          );
+        });
+        execution.unindexed = created;
+        return {
+          thread_id: execution.threadId,
+          checkpoint_id: id,
+          parent_checkpoint_id: parent?.checkpoint_id ?? null,
+          created_at: created,
+          metadata: planned.metadata,
+          values: planned.values,
+          next: planned.next,
+          tasks: planned.tasks,
+          ...(planned.script ? { script: planned.script } : {}),
+        };
+      },
+      setHeadTasks(tasks) {
+        const head = this.head!;
+        threads.setCheckpointTasks(execution.threadId, head.checkpoint_id, tasks);
+        this.head = { ...head, tasks };
+      },
+      setHeadScript(script) {
+        const head = this.head!;
+        threads.setCheckpointScript(execution.threadId, head.checkpoint_id, script);
+        this.head = { ...head, script };
+      },
+      metadataOf: (source, step) => ({ ...execution.metadata, source, step, parents: {} }),
+    };
+  }
+
+  private subgraphFrame(
+    call: NodeCall,
+    ns: string[],
+    steps: readonly StepPlan[],
+    channels: Channels,
+    head: CheckpointRow | undefined,
+  ): Frame {
+    const store = this.context.subgraphCheckpoints;
+    const execution = this;
+    const namespace = ns.join('|');
+    // A subgraph's checkpoints name the root checkpoint they run under (a subgraph runs only once the root has one).
+    const parents = { '': this.root.head!.checkpoint_id };
+    const position = (step: number): ScriptPosition => ({ run: 0, step });
+    return {
+      ns,
+      channels,
+      head,
+      values: head ? { ...channels.defaults(), ...head.values } : channels.defaults(),
+      position: head?.script ?? (head ? undefined : position(0)),
+      plansAt(nodes) {
+        const step = this.position?.step ?? 0;
+        return nodes.map((node) => steps[step]?.find((task) => task.node === node));
+      },
+      after(_plans, _values) {
+        const next = position((this.position?.step ?? 0) + 1);
+        return { next: (steps[next.step] ?? []).map((task) => task.node), position: next };
+      },
+      routesAfter: (node) => execution.graph.shape.subgraphs.get(call.node)?.routesAfter(node) ?? false,
+      isSubgraph: (node) => steps.some((step) => step.some((task) => task.node === node && task.subgraph !== undefined)),
+      commit(planned, alsoWrite) {
+        const row = {
+          thread_id: execution.threadId,
+          checkpoint_ns: namespace,
+          checkpoint_id: newCheckpointId(),
+          parent_checkpoint_id: this.head?.checkpoint_id ?? null,
+          created_at: execution.nowIso(),
+          metadata: planned.metadata,
+          values: planned.values,
+          next: planned.next,
+          tasks: planned.tasks,
+          ...(planned.script ? { script: planned.script } : {}),
+        };
+        store.transaction(() => {
+          alsoWrite?.();
+          store.add(row);
+        });
+        return row;
+      },
+      setHeadTasks(tasks) {
+        const head = this.head!;
+        store.setTasks(execution.threadId, namespace, head.checkpoint_id, tasks);
+        this.head = { ...head, tasks };
+      },
+      setHeadScript(script) {
+        const head = this.head!;
+        store.setScript(execution.threadId, namespace, head.checkpoint_id, script);
+        this.head = { ...head, script };
+      },
+      metadataOf: (source, step) => ({
+        ...execution.metadata,
+        source,
+        step,
+        parents,
+        langgraph_step: call.step,
+        langgraph_node: call.node,
+        langgraph_triggers: [`branch:to:${call.node}`],
+        langgraph_path: ['__pregel_pull', call.node],
+        langgraph_checkpoint_ns: namespace,
+        checkpoint_ns: namespace,
+      }),
+    };
   }
 
   nowIso(): string {
     return new Date(this.context.now()).toISOString();
   }
 
-  private moveCursor(cursor: number): void {
-    this.assertLive();
-    this.context.runs.transaction(() => this.context.runs.setReplyCursor(this.threadId, cursor));
-  }
-
-  /** Records an interrupt on the head's task of node `agent`: the thread waits there. */
-  private recordInterrupt(value: unknown): Interrupt {
-    const interrupt: Interrupt = { value, id: newId().replaceAll('-', '') };
-    this.updateHeadTask(AGENT, (task) => ({ ...task, interrupts: [interrupt] }));
-    return interrupt;
-  }
-
-  /** Records a node's error on the head's task (a run that failed leaves it in the state's tasks). */
-  recordTaskError(node: string, message: string): void {
-    if (this.context.signal.aborted) return;
-    this.updateHeadTask(node, (task) => ({ ...task, error: message }));
-  }
-
-  private updateHeadTask(node: string, change: (task: ThreadTask) => ThreadTask): void {
-    const head = this.head;
-    if (!head) return;
-    this.assertLive();
-    const tasks = head.tasks.map((task) => (task.name === node ? change(task) : task));
-    this.context.threads.transaction(() => this.context.threads.setCheckpointTasks(this.threadId, head.checkpoint_id, tasks));
-    this.head = { ...head, tasks };
+  /** Waits `ms` scaled by the run's time scale, or rejects with the abort reason as soon as the run is cancelled. */
+  private pause(ms: number): Promise<void> {
+    const scaled = ms * this.context.timeScale;
+    // Other requests may search the thread by its values while the run waits.
+    if (scaled > 0) this.flushIndex();
+    return pause(scaled, this.context.signal);
   }
 
   /**
@@ -458,8 +701,8 @@ class Execution {
     const stateUpdatedAt = this.unindexed;
     if (stateUpdatedAt === undefined || this.context.signal.aborted) return;
     const { threads } = this.context;
-    threads.transaction(() => threads.indexValues(this.threadId, this.indexedValues, this.values, stateUpdatedAt, stateUpdatedAt));
-    this.indexedValues = this.values;
+    threads.transaction(() => threads.indexValues(this.threadId, this.indexedValues, this.root.values, stateUpdatedAt, stateUpdatedAt));
+    this.indexedValues = this.root.values;
     this.unindexed = undefined;
   }
 
@@ -467,6 +710,42 @@ class Execution {
   private assertLive(): void {
     if (this.context.signal.aborted) throw this.context.signal.reason ?? new Error('cancelled');
   }
+}
+
+/** Tasks interrupted below the root pause the task of their subgraph node too: raised out of its subgraph as its own interrupt. */
+class TaskInterruptFrom extends TaskInterrupt {
+  constructor(readonly interrupts: Interrupt[]) {
+    super(undefined);
+  }
+}
+
+/** What a task waits at: the interrupt it raised (its value and a 32-digit ID, as LangGraph records it), or those of its subgraph. */
+function interruptsOf(raised: TaskInterrupt): Interrupt[] {
+  if (raised instanceof TaskInterruptFrom) return raised.interrupts;
+  return [{ value: raised.value, id: newId().replaceAll('-', '') }];
+}
+
+/**
+ * Where a graph of any shape stands for a superstep of `nodes`: its position, when the step there
+ * runs those nodes, else the first later step that does (a state update may have moved the graph
+ * on); undefined when none does.
+ */
+function scriptPositionOf(
+  graph: ScriptedGraph,
+  position: ScriptPosition | undefined,
+  nodes: readonly string[],
+): ScriptPosition | undefined {
+  if (!position) return undefined;
+  const scripts = graph.runs!;
+  const same = (at: ScriptPosition) => {
+    const there = scripts.nodesAt(at);
+    return there.length === nodes.length && nodes.every((node) => there.includes(node));
+  };
+  for (let step = position.step; scripts.step({ run: position.run, step }); step++) {
+    const at = { ...position, step };
+    if (same(at)) return at;
+  }
+  return undefined;
 }
 
 /** The metadata LangGraph's server adds to every checkpoint of a run: its configurable keys, its metadata, the attempt. */
@@ -477,45 +756,27 @@ function runCheckpointMetadata(run: RunRow, configurable: Values): Values {
   return { ...visible, ...platformMetadata({ runId: run.run_id, threadId: run.thread_id, attempt: run.attempt, metadata }) };
 }
 
-function withoutId({ id: _id, ...message }: Values): Values {
-  return message;
-}
-
-/**
- * What a node's task records that it wrote, as LangGraph's pending writes keep it: the tool
- * answers without the IDs the messages reducer gives them afterwards.
- */
-function recorded(node: string, written: Values): Values {
-  if (node !== TOOLS || !Array.isArray(written.messages)) return written;
-  return { ...written, messages: (written.messages as Values[]).map(withoutId) };
-}
-
 const stepOf = (checkpoint: CheckpointRow): number => (typeof checkpoint.metadata.step === 'number' ? checkpoint.metadata.step : -1);
 
-/** The tasks of a checkpoint once `node` ran: its task records what it wrote. */
-function withResult(tasks: ThreadTask[], node: string, written: Values): ThreadTask[] {
+/** The tasks of a checkpoint once their nodes ran: each records what it wrote, in the order given. */
+function withResults(tasks: ThreadTask[], written: ReadonlyMap<string, Values>): ThreadTask[] {
   // A task that raised an interrupt keeps it, and no result, once resumed: LangGraph records the
   // resumed node's writes under the resume, not under the interrupted task.
-  return tasks.map((task) => (task.name === node && !task.interrupts?.length ? { ...task, result: written } : task));
+  const recorded = tasks.map((task) =>
+    written.has(task.name) && !task.interrupts?.length ? { ...task, result: written.get(task.name)! } : task,
+  );
+  const order = [...written.keys()];
+  return recorded.sort((a, b) => rank(order, a.name) - rank(order, b.name));
 }
+
+const rank = (order: readonly string[], name: string) => {
+  const at = order.indexOf(name);
+  return at < 0 ? order.length : at;
+};
 
 /** Whether a breakpoint list names a node; `*` is every node of the graph (`__start__` is not one). */
-const matches = (nodes: readonly string[] | '*', node: string): boolean =>
-  nodes === '*' ? GRAPH_NODES.includes(node) : nodes.includes(node);
-
-function lastHumanText(values: Values): string {
-  const messages = Array.isArray(values.messages) ? (values.messages as Values[]) : [];
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.type === 'human') return messageText(messages[i]!.content);
-  return '';
-}
-
-/** How a reply's text is cut for streaming: words (each with the space before it), characters, or whole. */
-export function chunksOf(text: string, chunk: 'word' | 'char' | 'whole'): string[] {
-  if (text === '') return [];
-  if (chunk === 'whole') return [text];
-  if (chunk === 'char') return [...text];
-  return text.match(/\s*\S+|\s+$/g) ?? [text];
-}
+const matches = (nodes: readonly string[] | '*', node: string, graph: ScriptedGraph): boolean =>
+  nodes === '*' ? graph.shape.has(node) : nodes.includes(node);
 
 /** Waits `ms`, or rejects with the abort reason as soon as the run is cancelled. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {

@@ -17,7 +17,8 @@
 import type { Run, RunCreate, RunWaitResult, ThreadStatus } from '@agentplane/agent-server';
 import { HttpError } from '../../http/http-error.js';
 import { canonicalUuid, newRunId, newThreadId } from '../../shared/ids.js';
-import type { GraphRegistry } from '../scripted-graph.js';
+import type { GraphRegistry } from '../graphs/scripted-graph.js';
+import type { SubgraphCheckpoints } from '../subgraph-checkpoints.js';
 import type { ThreadRow, ThreadStore } from '../thread-store.js';
 import type { RunOutcome } from './graph-runner.js';
 import { runScriptedGraph } from './graph-runner.js';
@@ -43,6 +44,7 @@ export interface AssistantResolver {
 
 export interface RunEngineParts {
   threads: ThreadStore;
+  subgraphCheckpoints: SubgraphCheckpoints;
   runs: RunStore;
   graphs: GraphRegistry;
   assistants: AssistantResolver;
@@ -54,6 +56,8 @@ export interface RunEngineParts {
   onNotice: (message: string) => void;
   /** How long the events of an ended resumable run stay readable (`Last-Event-ID`). */
   keepResumableEventsMs?: number;
+  /** Every pause of a scripted graph lasts this many times its scripted length (default 1). */
+  timeScale?: number;
 }
 
 /** The events of an ended resumable run stay readable this long (decision E21). */
@@ -235,6 +239,7 @@ export class RunEngine {
         const outcome = this.threadValues(run.thread_id);
         if (action === 'rollback') {
           threads.deleteCheckpointsOfRun(run.thread_id, runId);
+          this.parts.subgraphCheckpoints.deleteOfRun(run.thread_id, runId);
           runs.delete(runId);
         } else runs.finish(runId, 'interrupted', outcome, this.nowIso());
         this.events.end(runId, action === 'rollback' ? this.threadValues(run.thread_id) : outcome, isResumable(run));
@@ -262,6 +267,7 @@ export class RunEngine {
   deleteRun(run: RunRow): boolean {
     if (run.status === 'pending' || run.status === 'running') return false;
     this.parts.threads.deleteCheckpointsOfRun(run.thread_id, run.run_id);
+    this.parts.subgraphCheckpoints.deleteOfRun(run.thread_id, run.run_id);
     this.parts.runs.delete(run.run_id);
     this.events.forget(run.run_id);
     return true;
@@ -354,7 +360,17 @@ export class RunEngine {
       if (log.followed) await new Promise((resolve) => setImmediate(resolve));
       const graph = graphs.get(graphIdOf(run));
       if (!graph) throw new ScriptError(`Graph "${graphIdOf(run)}" is not configured.`);
-      outcome = await runScriptedGraph({ run, graph, threads, runs, log, signal, now: this.parts.now });
+      outcome = await runScriptedGraph({
+        run,
+        graph,
+        threads,
+        subgraphCheckpoints: this.parts.subgraphCheckpoints,
+        runs,
+        log,
+        signal,
+        now: this.parts.now,
+        timeScale: this.parts.timeScale ?? 1,
+      });
     } catch (error) {
       if (signal.aborted) return;
       if (!(error instanceof Error)) throw error;

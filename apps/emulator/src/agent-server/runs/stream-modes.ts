@@ -1,30 +1,38 @@
 // What a run's stream modes make of what its graph does. The graph runner reports each happening
-// once (a step's writes and values, a chunk of a model reply, an interrupt); this turns it into
-// the events of the modes the run was created with (`stream_mode`), named and shaped as
-// LangGraph's JS server sends them for the same graph, and appends them to the run's log. Modes
-// nobody asked for cost nothing: a run that is only waited for publishes its values and no more.
+// once (a node starting, a chunk of a model reply, a custom event, a node's writes, a superstep's
+// checkpoint, an interrupt); this turns it into the events of the modes the run was created with
+// (`stream_mode`), named and shaped as LangGraph's JS server sends them, and appends them to the
+// run's log. Modes nobody asked for cost nothing: a run that is only waited for publishes its
+// values and no more.
 //
-// - `values`: the state after each step (after the input is applied; a run that continues
-//   without input starts with the state it continues from), and `{"__interrupt__": [...]}` when
-//   the run stops at an interrupt or a breakpoint.
-// - `updates`: `{<node>: <what it wrote>}` per step of a graph node (not `__start__`), and
-//   `{"__interrupt__": [...]}` likewise.
+// - `values`: the state after each superstep that wrote a state key (after the input is applied;
+//   a run that continues without input starts with the state it continues from), and
+//   `{"__interrupt__": [...]}` when the run stops at an interrupt or a breakpoint.
+// - `updates`: `{<node>: <what it wrote>}` per task of a graph node (not `__start__`), as each
+//   task ends, and `{"__interrupt__": [...]}` likewise.
 // - `messages-tuple` (events named `messages`): `[chunk, metadata]` for each chunk of a model
-//   reply, and `[message, metadata]` for each message a node returns whole (the tool answers).
-// - `messages`: `messages/complete` with the messages first seen in a step's values,
+//   reply, and `[message, metadata]` for each message a node returns whole (a tool's answer, a
+//   plain node's message).
+// - `messages`: `messages/complete` with the messages first seen in a root state's values,
 //   `messages/metadata` once per model reply, then `messages/partial` with the reply so far.
 // - `tasks`: each node's task when it starts (its input) and when it ends (its writes, or its
 //   interrupts); `checkpoints`: each checkpoint's values, metadata and next nodes; `debug`: both,
 //   with the checkpoint's config and tasks, as LangGraph's debug stream has them.
-// - `tools`: `on_tool_start` and `on_tool_end` of each tool call.
-// - `events`: LangChain's `streamEvents` (v2) of this graph's shape: the graph's chain, each
-//   node's chain, the chat model's start, stream and end, the router after `agent`, each tool.
-// - `custom`: what a node writes to the stream itself; scripted graphs write nothing there.
-// Within one mode the order is LangGraph's; where the real server interleaves several modes
-// differently in one stream, each mode's own sequence is what the spec promises.
+// - `tools`: `on_tool_start` and `on_tool_end` of each tool call a tool node runs.
+// - `events`: LangChain's `streamEvents` (v2): the graph's chain, each node's chain (and a
+//   subgraph's own), the chat model's start, stream and end, the router after a node whose edges
+//   are conditional, each tool.
+// - `custom`: what a node writes to the stream itself (`config.writer`).
+//
+// Subgraphs: what happens inside a subgraph node carries its namespace (`<node>:<task id>`, one
+// segment per level, joined by `|`). With `stream_subgraphs` its events are named
+// `<mode>|<namespace>`; without, they are not sent, but for the messages modes, whose model
+// chunks come from any depth (LangGraph's messages handler sees every model call). Within one mode
+// the order is LangGraph's; where the real server interleaves several modes differently in one
+// stream, each mode's own sequence is what the spec promises.
 import type { Interrupt } from '@agentplane/agent-server';
 import { newId } from '../../shared/ids.js';
-import { AGENT, END, START } from '../react-agent.js';
+import { END } from '../graphs/graph-shape.js';
 import type { RunIdentity } from './platform-metadata.js';
 import { platformMetadata } from './platform-metadata.js';
 import type { RunEventLog } from './run-events.js';
@@ -40,6 +48,8 @@ export interface StreamRunContext extends RunIdentity {
   temporary: boolean;
   /** The run's `stream_subgraphs`. */
   subgraphs: boolean;
+  /** The run's config tags (an assistant's `tags`), which LangGraph adds to every node's. */
+  tags: string[];
 }
 
 /** A checkpoint as the runner committed it. */
@@ -50,15 +60,21 @@ export interface WrittenCheckpoint {
   values: Values;
   metadata: Values;
   next: string[];
-  tasks: { id: string; name: string; path?: unknown[]; interrupts?: unknown[] }[];
+  tasks: { id: string; name: string; path?: unknown[]; interrupts?: unknown[]; checkpoint?: unknown }[];
 }
 
-/** Where a node runs: its step and its task's ID (the checkpoint namespace names both). */
+/** Where a node runs: the namespace of its graph (empty at the root), its step there, and its task's ID. */
 export interface NodeCall {
+  ns: readonly string[];
   node: string;
   step: number;
   taskId: string;
+  /** The run ID of the node's chain (its events, and the IDs of the messages it makes while messages stream). */
+  runId: string;
 }
+
+/** The namespace of what runs inside a node: its graph's, and `<node>:<task id>`. */
+export const namespaceOf = (call: NodeCall): string[] => [...call.ns, `${call.node}:${call.taskId}`];
 
 export class StreamModes {
   private readonly values: boolean;
@@ -70,10 +86,9 @@ export class StreamModes {
   private readonly debug: boolean;
   private readonly tools: boolean;
   private readonly events: boolean;
-  /** `stream_subgraphs`: the events of what runs inside a node carry the node's namespace. */
+  private readonly custom: boolean;
+  /** `stream_subgraphs`: the events of what runs inside a subgraph node carry its namespace. */
   private readonly subgraphs: boolean;
-  /** `events` mode: the run ID of each node's chain while it runs, by node. */
-  private readonly chainRunIds = new Map<string, string>();
   /** `messages` mode: the messages already sent complete, and the reply being streamed. */
   private readonly completed = new Set<string>();
   private partial: Values | undefined;
@@ -92,7 +107,19 @@ export class StreamModes {
     this.debug = modes.includes('debug');
     this.tools = modes.includes('tools');
     this.events = modes.includes('events');
+    this.custom = modes.includes('custom');
     this.subgraphs = context.subgraphs;
+  }
+
+  /** The name of a mode's event from a graph at `ns`; undefined when it is not sent (inside a subgraph, without stream_subgraphs). */
+  private nameIn(mode: string, ns: readonly string[]): string | undefined {
+    if (ns.length === 0) return mode;
+    return this.subgraphs ? `${mode}|${ns.join('|')}` : undefined;
+  }
+
+  private publishIn(mode: string, ns: readonly string[], data: unknown): void {
+    const name = this.nameIn(mode, ns);
+    if (name) this.log.publish(name, data);
   }
 
   /** The run begins with its input, or with the command it was given (as LangGraph serialises a Command). */
@@ -109,15 +136,23 @@ export class StreamModes {
 
   /** A node's chain starts (`events`), and its task (`tasks`, `debug`). */
   nodeStarted(call: NodeCall, input: Values, now: string): void {
-    if (this.events) {
-      const runId = newId();
-      this.chainRunIds.set(call.node, runId);
-      this.publishEvent('on_chain_start', call.node, [`graph:step:${call.step}`], runId, this.nodeMetadata(call, 'langgraph'), { input });
-    }
+    if (this.events)
+      this.publishEvent('on_chain_start', call.node, this.nodeTags(call), call.runId, this.nodeMetadata(call, 'langgraph'), { input });
     this.taskStarted(call, input, now);
   }
 
-  /** The chat model of node `agent` is called with the state's messages; `modelRunId` names its reply. */
+  /** A subgraph node's graph starts inside its chain (`events`: a `LangGraph` chain named after no node). */
+  subgraphStarted(call: NodeCall, subgraphRunId: string, input: Values): void {
+    if (this.events) this.publishEvent('on_chain_start', 'LangGraph', [], subgraphRunId, this.nodeMetadata(call, 'langgraph'), { input });
+  }
+
+  /** The subgraph's graph ends with its state. */
+  subgraphEnded(call: NodeCall, subgraphRunId: string, output: Values, input: Values): void {
+    if (this.events)
+      this.publishEvent('on_chain_end', 'LangGraph', [], subgraphRunId, this.nodeMetadata(call, 'langgraph'), { output, input }, true);
+  }
+
+  /** A chat model is called in a node with the state's messages; `modelRunId` names its reply. */
   modelStarted(call: NodeCall, modelRunId: string, values: Values): void {
     if (!this.events) return;
     this.publishEvent('on_chat_model_start', 'ScriptedChatModel', [], modelRunId, this.modelMetadata(call), {
@@ -139,23 +174,30 @@ export class StreamModes {
     );
   }
 
-  /** A checkpoint was committed. */
-  checkpointWritten(checkpoint: WrittenCheckpoint, whole = false): void {
+  /** A node wrote a value to the stream itself (`config.writer`). */
+  customWritten(call: NodeCall, value: unknown): void {
+    if (this.custom) this.publishIn('custom', call.ns, value);
+  }
+
+  /** A checkpoint was committed in the graph at `ns`. */
+  checkpointWritten(ns: readonly string[], checkpoint: WrittenCheckpoint, whole = false): void {
     if ((!this.checkpoints && !this.debug) || this.context.temporary) return;
     const { source, step, parents } = checkpoint.metadata;
     // A checkpoint written now shows what the loop knows of it; one loaded to continue from, all it stored.
     const metadata = whole ? checkpoint.metadata : { source, step, parents };
-    if (this.checkpoints) this.log.publish('checkpoints', { values: checkpoint.values, metadata, next: checkpoint.next });
+    if (this.checkpoints) this.publishIn('checkpoints', ns, { values: checkpoint.values, metadata, next: checkpoint.next });
     if (!this.debug) return;
     const parent = checkpoint.parent_checkpoint_id;
-    this.log.publish('debug', {
+    this.publishIn('debug', ns, {
       step,
       type: 'checkpoint',
       timestamp: checkpoint.created_at,
       payload: {
-        config: this.debugConfig(checkpoint.checkpoint_id),
+        config: this.debugConfig(ns, checkpoint.checkpoint_id),
         // A loaded checkpoint's parent is known by its reference only.
-        ...(parent ? { parent_config: whole ? { configurable: this.checkpointReferenceConfig(parent) } : this.debugConfig(parent) } : {}),
+        ...(parent
+          ? { parent_config: whole ? { configurable: this.checkpointReferenceConfig(ns, parent) } : this.debugConfig(ns, parent) }
+          : {}),
         values: checkpoint.values,
         metadata,
         next: checkpoint.next,
@@ -164,15 +206,16 @@ export class StreamModes {
           name: task.name,
           path: task.path ?? ['__pregel_pull', task.name],
           interrupts: task.interrupts ?? [],
+          ...(task.checkpoint ? { checkpoint: { ...(task.checkpoint as Values), checkpoint_id: null, checkpoint_map: null } } : {}),
         })),
-        checkpoint: this.checkpointReference(checkpoint.checkpoint_id),
-        parent_checkpoint: parent ? this.checkpointReference(parent) : null,
+        checkpoint: this.checkpointReference(ns, checkpoint.checkpoint_id),
+        parent_checkpoint: parent ? this.checkpointReference(ns, parent) : null,
       },
     });
   }
 
   /** A node's task starts, with the state it reads. */
-  taskStarted(call: NodeCall, input: Values, now: string): void {
+  private taskStarted(call: NodeCall, input: Values, now: string): void {
     if (!this.tasks && !this.debug) return;
     const task = {
       id: call.taskId,
@@ -182,19 +225,19 @@ export class StreamModes {
       interrupts: [],
       metadata: platformMetadata(this.context, 'langgraph', { withThread: false }),
     };
-    if (this.tasks) this.log.publish('tasks', task);
-    if (this.debug) this.log.publish('debug', { step: call.step, type: 'task', timestamp: now, payload: task });
+    if (this.tasks) this.publishIn('tasks', call.ns, task);
+    if (this.debug) this.publishIn('debug', call.ns, { step: call.step, type: 'task', timestamp: now, payload: task });
   }
 
   /** A node's task ended: what it wrote, or the interrupts it stopped at (and wrote nothing). */
   taskFinished(call: NodeCall, written: Values, interrupts: Interrupt[], now: string): void {
     if (!this.tasks && !this.debug) return;
     const result = { id: call.taskId, name: call.node, result: written, interrupts };
-    if (this.tasks) this.log.publish('tasks', result);
-    if (this.debug) this.log.publish('debug', { step: call.step, type: 'task_result', timestamp: now, payload: result });
+    if (this.tasks) this.publishIn('tasks', call.ns, result);
+    if (this.debug) this.publishIn('debug', call.ns, { step: call.step, type: 'task_result', timestamp: now, payload: result });
   }
 
-  /** A tool is called, then answers (`tools` mode). */
+  /** A tool node runs a tool call, which answers (`tools` mode and `events`). */
   toolCalled(node: NodeCall, call: { id?: string | null; name: string; args: unknown }, answer: Values): void {
     if (this.tools) {
       this.log.publish('tools', { event: 'on_tool_start', toolCallId: call.id, name: call.name, input: JSON.stringify(call.args) });
@@ -238,21 +281,21 @@ export class StreamModes {
     return platformMetadata(this.context);
   }
 
-  private debugConfig(checkpointId: string): Values {
+  private debugConfig(ns: readonly string[], checkpointId: string): Values {
     return {
-      configurable: { checkpoint_ns: '', ...this.context.configurable, checkpoint_id: checkpointId },
+      configurable: { checkpoint_ns: ns.join('|'), ...this.context.configurable, checkpoint_id: checkpointId },
       metadata: platformMetadata(this.context),
       recursion_limit: this.context.recursionLimit,
-      tags: [],
+      tags: this.context.tags,
     };
   }
 
-  private checkpointReferenceConfig(checkpointId: string): Values {
-    return { checkpoint_ns: '', thread_id: this.context.threadId, checkpoint_id: checkpointId };
+  private checkpointReferenceConfig(ns: readonly string[], checkpointId: string): Values {
+    return { checkpoint_ns: ns.join('|'), thread_id: this.context.threadId, checkpoint_id: checkpointId };
   }
 
-  private checkpointReference(checkpointId: string): Values {
-    return { thread_id: this.context.threadId, checkpoint_id: checkpointId, checkpoint_ns: '', checkpoint_map: null };
+  private checkpointReference(ns: readonly string[], checkpointId: string): Values {
+    return { thread_id: this.context.threadId, checkpoint_id: checkpointId, checkpoint_ns: ns.join('|'), checkpoint_map: null };
   }
 
   /** Whether anyone reads the chunks of a model reply (else the runner need not cut it). */
@@ -260,58 +303,76 @@ export class StreamModes {
     return this.tuples || this.legacyMessages || this.events;
   }
 
-  /** Whether a messages mode streams the tool answers, which then keep the name it gives them. */
-  get namesToolMessages(): boolean {
+  /**
+   * Whether a messages mode streams the messages a node returns: LangGraph's stream handler then
+   * names each one it sends without an ID (`run-<node run id>`, a tool's `...-tool-<call id>`),
+   * and the state keeps that name.
+   */
+  get namesNodeMessages(): boolean {
     return this.tuples || this.legacyMessages;
   }
 
   /** The state a run starts from when it continues without input. */
   startedFrom(values: Values, head: WrittenCheckpoint): void {
-    this.checkpointWritten(head, true);
+    this.checkpointWritten([], head, true);
     if (this.values) this.log.publish('values', values);
-    this.completeMessages(values);
+    this.completeMessages([], values);
   }
 
   /**
-   * A step was committed: `node` wrote `written`, leaving `values` in `checkpoint`. Its events go
-   * in LangGraph's order: the update, the task's result, the values, the checkpoint.
+   * A node's task ended with its writes (`written`, after the state `before`): its chain ends (with
+   * the router after it, when a router picks where the graph goes: `route`), its update, and its
+   * task's result, in LangGraph's order. `output` is what the node returned (a Command, or its writes).
    */
-  stepWritten(call: NodeCall, written: Values, before: Values, values: Values, next: string[], checkpoint: WrittenCheckpoint): void {
-    const ofNode = call.node !== START;
-    if (this.events && ofNode) {
+  nodeEnded(
+    call: NodeCall,
+    written: Values,
+    before: Values,
+    output: unknown,
+    route: { to: string[]; state: Values } | undefined,
+    now: string,
+  ): void {
+    if (this.events) {
       const metadata = this.nodeMetadata(call, 'langgraph');
-      if (call.node === AGENT) {
-        // The conditional edge after `agent` is a RunnableLambda reading the state the node left.
+      if (route) {
+        // A conditional edge's function is a RunnableLambda reading the state the node left.
         const routerRunId = newId();
-        this.publishEvent('on_chain_start', 'RunnableLambda', [], routerRunId, metadata, { input: values });
-        this.publishEvent('on_chain_end', 'RunnableLambda', [], routerRunId, metadata, { output: next[0] ?? END, input: values }, true);
+        const chosen = route.to.length === 0 ? END : route.to.length === 1 ? route.to[0] : route.to;
+        this.publishEvent('on_chain_start', 'RunnableLambda', [], routerRunId, metadata, { input: route.state });
+        this.publishEvent('on_chain_end', 'RunnableLambda', [], routerRunId, metadata, { output: chosen, input: route.state }, true);
       }
-      const runId = this.chainRunIds.get(call.node) ?? newId();
-      this.publishEvent('on_chain_end', call.node, [`graph:step:${call.step}`], runId, metadata, { output: written, input: before }, true);
+      this.publishEvent('on_chain_end', call.node, this.nodeTags(call), call.runId, metadata, { output, input: before }, true);
     }
-    if (this.updates && ofNode) this.log.publish('updates', { [call.node]: written });
-    if (ofNode) this.taskFinished(call, written, [], checkpoint.created_at);
+    if (this.updates) this.publishIn('updates', call.ns, { [call.node]: written });
+    this.taskFinished(call, written, [], now);
+  }
+
+  /**
+   * A superstep of the graph at `ns` was committed, leaving `values` in `checkpoint`: the values
+   * (when a task wrote a state key), the messages first seen, the checkpoint.
+   */
+  stateWritten(ns: readonly string[], values: Values, wroteState: boolean, checkpoint: WrittenCheckpoint): void {
     // With subgraphs, LangGraph announces each state's checkpoint by reference before the state,
     // unless the full checkpoints are streamed anyway.
-    if (this.subgraphs && this.values && !this.checkpoints && !this.context.temporary)
-      this.log.publish('checkpoints', {
+    if (wroteState && this.subgraphs && this.values && !this.checkpoints && !this.context.temporary)
+      this.publishIn('checkpoints', ns, {
         id: checkpoint.checkpoint_id,
         parent_id: checkpoint.parent_checkpoint_id,
         step: checkpoint.metadata.step,
         source: checkpoint.metadata.source,
       });
-    if (this.values) this.log.publish('values', values);
-    this.completeMessages(values);
-    this.checkpointWritten(checkpoint);
+    if (wroteState && this.values) this.publishIn('values', ns, values);
+    if (wroteState) this.completeMessages(ns, values);
+    this.checkpointWritten(ns, checkpoint);
   }
 
-  /** The run stops at an interrupt (its interrupts) or a breakpoint (none). */
-  interrupted(interrupts: Interrupt[]): void {
-    if (this.updates) this.log.publish('updates', { __interrupt__: interrupts });
-    if (this.values) this.log.publish('values', { __interrupt__: interrupts });
+  /** The graph at `ns` stops at an interrupt (its interrupts) or a breakpoint (none). */
+  interrupted(ns: readonly string[], interrupts: Interrupt[]): void {
+    if (this.updates) this.publishIn('updates', ns, { __interrupt__: interrupts });
+    if (this.values) this.publishIn('values', ns, { __interrupt__: interrupts });
   }
 
-  /** A chunk of the model's reply in node `agent`; the last one carries the tool calls. */
+  /** A chunk of a model's reply in a node. */
   modelChunk(call: NodeCall, chunk: Values): void {
     if (this.events)
       this.publishEvent(
@@ -323,7 +384,7 @@ export class StreamModes {
         { chunk },
         true,
       );
-    // With subgraphs, events from inside a node are named with its namespace (the model runs in the agent's).
+    // With subgraphs, events from inside a node are named with its namespace (the model runs in the node's).
     if (this.tuples) this.log.publish(this.messagesEventOf(call), [chunk, { tags: [], ...this.modelMetadata(call) }]);
     if (!this.legacyMessages) return;
     const id = chunk.id as string;
@@ -336,24 +397,27 @@ export class StreamModes {
     this.log.publish('messages/partial', [this.partial]);
   }
 
-  /** Messages a node returns whole (not streamed by a model): the tool answers of node `tools`. */
+  /** Messages a node returns whole (not streamed by a model): a tool node's answers, a plain node's messages. */
   nodeMessages(call: NodeCall, messages: Values[]): void {
     if (!this.tuples) return;
     for (const message of messages)
       this.log.publish(this.messagesEventOf(call), [
         message,
-        { tags: [`graph:step:${call.step}`], name: call.node, ...this.nodeMetadata(call, 'langgraph') },
+        { tags: this.nodeTags(call), name: call.node, ...this.nodeMetadata(call, 'langgraph') },
       ]);
   }
 
   /** The name of a `messages-tuple` event from inside a node: with subgraphs, the node's namespace follows. */
   private messagesEventOf(call: NodeCall): string {
-    return this.subgraphs ? `messages|${call.node}:${call.taskId}` : 'messages';
+    return this.subgraphs ? `messages|${namespaceOf(call).join('|')}` : 'messages';
   }
 
-  /** `messages` mode: the messages of `values` not sent complete before, as one event. */
-  private completeMessages(values: Values): void {
-    if (!this.legacyMessages || !Array.isArray(values.messages)) return;
+  /**
+   * `messages` mode: the messages of a root state's `values` not sent complete before, as one event.
+   * With stream_subgraphs LangGraph's server sends none.
+   */
+  private completeMessages(ns: readonly string[], values: Values): void {
+    if (!this.legacyMessages || ns.length > 0 || this.subgraphs || !Array.isArray(values.messages)) return;
     const fresh = (values.messages as Values[]).filter((message) => {
       const id = message.id;
       if (typeof id !== 'string' || this.completed.has(id)) return false;
@@ -363,13 +427,18 @@ export class StreamModes {
     if (fresh.length > 0) this.log.publish('messages/complete', fresh);
   }
 
+  /** A node's tags: its step, then the run's config tags. */
+  private nodeTags(call: NodeCall): string[] {
+    return [`graph:step:${call.step}`, ...this.context.tags];
+  }
+
   private modelMetadata(call: NodeCall): Values {
     return { ...this.nodeMetadata(call, 'langchain_chat_model'), ls_model_type: 'chat', ls_provider: 'ScriptedChatModel' };
   }
 
   /** What LangGraph's callbacks know of a node's call: the run's metadata, then where in the graph it runs. */
   private nodeMetadata(call: NodeCall, integration: string): Values {
-    const namespace = `${call.node}:${call.taskId}`;
+    const namespace = namespaceOf(call).join('|');
     return {
       ...platformMetadata(this.context, integration),
       langgraph_step: call.step,

@@ -1,0 +1,171 @@
+// What the graphs config's JSON Schema (graph-config.ts) cannot say, one readable line per
+// problem, each naming where it is: graph ids are the spec's GraphId, which fits in a URL and
+// cannot be mistaken for an assistant's UUID or a path under /assistants/; a graph has replies or
+// runs; a key written must be a key of the state; a node a step or an edge names must be a node of
+// the graph; a reply or a task does something, and one that raises writes nothing.
+import { GraphIdSchema } from '../../generated/agent-server/contract.js';
+import { api } from '../../generated/agent-server/operations.js';
+import { END, START } from './graph-shape.js';
+import type { ReplyEntry } from './replies.js';
+import type { GraphDefinition } from './scripted-graph.js';
+import type { StepConfig } from './task-plan.js';
+import { allTasks, tasksOfStep } from './task-plan.js';
+
+type Values = Record<string, unknown>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// What a graph ID is, as the spec's GraphId states it.
+const GRAPH_ID = new RegExp(GraphIdSchema.pattern, 'u');
+/** The last segments of the concrete paths under /assistants/ (`search`, `count`): a graph of that ID could not be named there. */
+const ASSISTANT_PATH_WORDS = new Set(
+  Object.values(api.operations).flatMap(({ path }) => /^\/assistants\/([^/{}]+)$/.exec(path)?.slice(1) ?? []),
+);
+
+export function graphConfigProblems(graphs: Readonly<Record<string, GraphDefinition>>): string[] {
+  const problems: string[] = [];
+  for (const [graphId, graph] of Object.entries(graphs)) {
+    const at = `graphs.${graphId}`;
+    if (UUID.test(graphId)) problems.push(`${at}: a graph id cannot be a UUID (assistant ids are UUIDs, and either names a graph)`);
+    else if (ASSISTANT_PATH_WORDS.has(graphId))
+      problems.push(
+        `${at}: a graph id cannot be ${graphId} (/assistants/${graphId} is another operation, so its default assistant could not be named)`,
+      );
+    else if (!GRAPH_ID.test(graphId) || graphId.length > GraphIdSchema.maxLength)
+      problems.push(
+        `${at}: a graph id is ${GraphIdSchema.minLength} to ${GraphIdSchema.maxLength} letters, digits, "_", "-" or "." (not starting with "-" or ".")`,
+      );
+    problems.push(...graphProblems(graph, at));
+  }
+  return problems;
+}
+
+/** The state keys a graph declares: its channels (or `messages`) and the keys of `state`. */
+function stateKeysOf(graph: Pick<GraphDefinition, 'channels' | 'state'>): Set<string> {
+  return new Set([...Object.keys(graph.channels ?? { messages: {} }), ...Object.keys(graph.state ?? {})]);
+}
+
+function graphProblems(graph: GraphDefinition, at: string): string[] {
+  const problems: string[] = [];
+  const state = graph.state ?? {};
+  if (!graph.channels && Object.hasOwn(state, 'messages'))
+    problems.push(`${at}.state.messages: messages is always in the state (default []); remove it`);
+  const keys = stateKeysOf(graph);
+  for (const [key, channel] of Object.entries(graph.channels ?? {}))
+    if (Object.hasOwn(channel, 'default'))
+      problems.push(...defaultProblems(channel.reducer ?? 'replace', channel.default, `${at}.channels.${key}`));
+  const has = ['replies', 'runs'].filter((key) => Object.hasOwn(graph, key));
+  if (has.length !== 1) {
+    problems.push(
+      `${at}: a graph has replies (the ReAct shorthand) or runs (steps of nodes of any shape), ${has.length === 0 ? 'and this one has neither' : 'not both'}`,
+    );
+    return problems;
+  }
+  if (graph.replies) {
+    for (const key of ['nodes', 'edges', 'subgraphs'] as const)
+      if (Object.hasOwn(graph, key))
+        problems.push(`${at}.${key}: the replies shorthand has the ReAct agent's shape (agent and tools); ${key} goes with runs`);
+    graph.replies.forEach((reply, index) => {
+      if (typeof reply === 'function') return;
+      for (const problem of replyProblems(reply, keys)) problems.push(`${at}.replies[${index}]: ${problem}`);
+    });
+    return problems;
+  }
+  const nodes = graph.nodes ? new Set(graph.nodes) : undefined;
+  for (const [i, edge] of (graph.edges ?? []).entries()) {
+    if (edge.from !== START && nodes && !nodes.has(edge.from))
+      problems.push(`${at}.edges[${i}].from: ${edge.from} is not a node of this graph (nodes)`);
+    for (const target of [edge.to].flat())
+      if (target !== END && nodes && !nodes.has(target))
+        problems.push(`${at}.edges[${i}].to: ${target} is not a node of this graph (nodes)`);
+  }
+  for (const node of Object.keys(graph.subgraphs ?? {}))
+    if (nodes && !nodes.has(node)) problems.push(`${at}.subgraphs.${node}: not a node of this graph (nodes)`);
+  graph.runs!.forEach((run, r) => {
+    const where = `${at}.runs[${r}].steps`;
+    problems.push(...stepProblems(run.steps as StepConfig[], where, nodes, keys, graph));
+  });
+  return problems;
+}
+
+/** The problems of a list of steps, in a graph or a subgraph with these nodes and state keys. */
+function stepProblems(
+  steps: readonly StepConfig[],
+  at: string,
+  nodes: ReadonlySet<string> | undefined,
+  keys: ReadonlySet<string>,
+  graph: GraphDefinition,
+): string[] {
+  const problems: string[] = [];
+  for (const [i, step] of steps.entries()) {
+    const tasks = tasksOfStep(step);
+    const names = tasks.map((task) => task.node);
+    const twice = names.find((name, j) => names.indexOf(name) !== j);
+    if (twice) problems.push(`${at}[${i}].parallel: ${twice} runs twice in one superstep`);
+    // Two writes in one superstep to a key that keeps one value: LangGraph refuses them.
+    const written = new Map<string, string>();
+    for (const task of tasks)
+      for (const key of Object.keys(task.update ?? {})) {
+        const reducer = graph.channels?.[key]?.reducer ?? (key === 'messages' && !graph.channels ? 'messages' : 'replace');
+        if (reducer === 'replace' && written.has(key))
+          problems.push(
+            `${at}[${i}].parallel: ${written.get(key)} and ${task.node} both write ${key}, which keeps one value (give it a reducer under channels)`,
+          );
+        written.set(key, task.node);
+      }
+  }
+  for (const { task, at: where, within } of allTasks(steps, at)) {
+    if (!within && nodes && !nodes.has(task.node)) problems.push(`${where}.node: ${task.node} is not a node of this graph (nodes)`);
+    const inner = within === undefined ? undefined : graph.subgraphs?.[within];
+    if (inner?.nodes && !inner.nodes.includes(task.node))
+      problems.push(`${where}.node: ${task.node} is not a node of subgraph ${within} (subgraphs.${within}.nodes)`);
+    problems.push(...taskProblems(task, where, inner?.channels ? new Set(Object.keys(inner.channels)) : keys));
+  }
+  return problems;
+}
+
+type TaskConfig = ReturnType<typeof tasksOfStep>[number];
+
+function taskProblems(task: TaskConfig, at: string, keys: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const shorthand = ['delay_ms', 'custom', 'message', 'interrupt'].filter((key) => Object.hasOwn(task, key));
+  if (task.do && shorthand.length > 0)
+    problems.push(`do cannot be combined with ${shorthand.join(', ')}: write them as do actions, in their order`.replace(/^/, `${at}: `));
+  if (task.error !== undefined) {
+    const writes = ['update', 'tools', 'goto', 'subgraph'].filter((key) => Object.hasOwn(task, key));
+    if (writes.length > 0) problems.push(`${at}: error cannot be combined with ${writes.join(', ')}: a node that raises writes nothing`);
+  }
+  if (task.tool_events !== undefined && task.tools === undefined)
+    problems.push(`${at}.tool_events: goes with tools (the tool calls the node answers)`);
+  for (const key of Object.keys(task.update ?? {}))
+    if (!keys.has(key)) problems.push(`${at}.update.${key}: not a key of this graph's state (declare it under state or channels)`);
+  return problems;
+}
+
+/** What is wrong with one reply entry (the schema checked its fields' types already). */
+export function replyProblems(reply: ReplyEntry, keys: ReadonlySet<string> | Values): string[] {
+  const declared = keys instanceof Set ? keys : new Set(['messages', ...Object.keys(keys)]);
+  const problems: string[] = [];
+  const does = ['text', 'tool_calls', 'interrupt', 'error'].filter((key) => Object.hasOwn(reply, key));
+  if (does.length === 0) problems.push('a reply needs text, tool_calls, interrupt or error');
+  if (reply.error !== undefined && does.length > 1)
+    problems.push(`error cannot be combined with ${does.filter((key) => key !== 'error').join(', ')}: a reply that raises says nothing`);
+  if (reply.error !== undefined && reply.update !== undefined)
+    problems.push('error cannot be combined with update: a node that raises writes nothing');
+  for (const key of Object.keys(reply.update ?? {})) {
+    if (key === 'messages') problems.push('update.messages: the reply is the message the node writes; update writes the other keys');
+    else if (!declared.has(key)) problems.push(`update.${key}: not a key of this graph's state (declare it under state)`);
+  }
+  return problems;
+}
+
+/** A channel's default must fit its reducer: a list to append to, a number to add to, an object to merge into. */
+function defaultProblems(reducer: string, value: unknown, at: string): string[] {
+  const fits: Record<string, [(v: unknown) => boolean, string]> = {
+    append: [Array.isArray, 'a list'],
+    messages: [Array.isArray, 'a list'],
+    add: [(v) => typeof v === 'number', 'a number'],
+    merge: [(v) => v !== null && typeof v === 'object' && !Array.isArray(v), 'a mapping'],
+  };
+  const rule = fits[reducer];
+  return rule && !rule[0](value) ? [`${at}.default: the ${reducer} reducer needs ${rule[1]}`] : [];
+}

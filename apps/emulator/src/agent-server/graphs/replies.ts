@@ -1,0 +1,100 @@
+// The replies of the ReAct shorthand: the chat model of node `agent`, one entry per model call.
+//
+// Reply choice is deterministic: each thread keeps a cursor; a model call takes the first entry at
+// or after the cursor (wrapping around) whose `match` matches the text of the last human message,
+// and moves the cursor past it. An entry that interrupts moves it only once it is resumed and
+// replies; an entry that raises moves it at once, so a thread is never stuck on an error. Nothing
+// moves a cursor back.
+import { globToRegExp } from '../../shared/glob.js';
+import type { GraphConfig } from './scripted-graph.js';
+
+type Values = Record<string, unknown>;
+
+/** A reply as the config gives it. */
+export type ReplyEntry = NonNullable<GraphConfig['replies']>[number];
+
+/** What a reply function is told about the model call it answers. */
+export interface ReplyContext {
+  /** The text of the last human message. */
+  input: string;
+  /** The thread's state as the node sees it. */
+  state: Values;
+  /** The resume value, when the node is resumed after an interrupt; undefined otherwise. */
+  resume: unknown;
+}
+
+/**
+ * In process (`createEmulator({ graphs })`), a reply may be a function of the call: it answers an
+ * entry, or undefined to pass the call to the next entry, as a `match` that does not match would.
+ */
+export type ReplyFunction = (context: ReplyContext) => ReplyEntry | undefined;
+
+/** A model call's choice: which entry answered, the entry, and where the cursor goes once it completes. */
+export interface ReplyChoice {
+  index: number;
+  entry: ReplyEntry;
+  nextCursor: number;
+}
+
+export class Replies {
+  private readonly replies: readonly { match: RegExp | undefined; reply: ReplyEntry | ReplyFunction }[];
+
+  constructor(
+    private readonly graphId: string,
+    replies: readonly (ReplyEntry | ReplyFunction)[],
+    /** What is wrong with an entry a reply function answers (the config's own check). */
+    private readonly problemsOf: (entry: ReplyEntry) => string[],
+  ) {
+    this.replies = replies.map((reply) => ({
+      match: typeof reply !== 'function' && reply.match !== undefined ? globToRegExp(reply.match) : undefined,
+      reply,
+    }));
+  }
+
+  /**
+   * The reply of a model call at `cursor`: the first entry at or after it, wrapping around, that
+   * matches; undefined when none does. A reply function's answer is checked like a config entry;
+   * a bad one throws, and the run fails with that message.
+   */
+  choose(cursor: number, context: ReplyContext): ReplyChoice | undefined {
+    const count = this.replies.length;
+    for (let offset = 0; offset < count; offset++) {
+      const index = (cursor + offset) % count;
+      const { match, reply } = this.replies[index]!;
+      let entry: ReplyEntry | undefined;
+      if (typeof reply === 'function') {
+        entry = reply(context);
+        if (entry === undefined) continue;
+        const problems = this.problemsOf(entry);
+        if (problems.length > 0)
+          throw new Error(`reply function ${index} of graph ${this.graphId} answered an invalid reply: ${problems.join('; ')}`);
+      } else {
+        if (match && !match.test(context.input)) continue;
+        entry = reply;
+      }
+      return { index, entry, nextCursor: (index + 1) % count };
+    }
+    return undefined;
+  }
+}
+
+/** The text of a message's content: the string, or its text blocks joined. */
+export function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((block) =>
+      typeof block === 'string' ? block : block && typeof block === 'object' && typeof block.text === 'string' ? block.text : '',
+    )
+    .join('');
+}
+
+/** The text of the last human message of a state (or of a run's input): "" when there is none. */
+export function lastHumanText(values: Values): string {
+  const messages = Array.isArray(values.messages) ? (values.messages as Values[]) : [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.type === 'human' || message.role === 'user' || message.role === 'human') return messageText(message.content);
+  }
+  return '';
+}

@@ -1,0 +1,303 @@
+// Runs one task: a node's plan (graphs/task-plan.ts) in the order it gives, telling the stream
+// modes each thing as it happens: its pauses, custom events, chat model calls (the reply cut in
+// chunks, each streamed), interrupts, the answers to pending tool calls, its writes, or its error.
+// What a task does to the thread (checkpoints, results on tasks) is the graph runner's; a task only
+// computes what the node returns.
+//
+// Messages a node returns without an ID get one here: LangGraph's stream handler names those it
+// streams (`run-<node run id>`, a tool's answer `run-<node run id>-tool-<call id>`) when a messages
+// mode is streamed, and the messages reducer gives the others a UUID. The task's result, as
+// LangGraph's pending writes keep it, has them without the ID.
+import { newId, newRunId } from '../../shared/ids.js';
+import { pendingToolCalls } from '../graphs/react-agent.js';
+import { lastHumanText } from '../graphs/replies.js';
+import type { ScriptedGraph, Streaming } from '../graphs/scripted-graph.js';
+import type { MessagePlan, TaskPlan } from '../graphs/task-plan.js';
+import { errorOf } from '../graphs/task-plan.js';
+import type { TemplateContext } from '../graphs/templates.js';
+import { renderText, renderValue } from '../graphs/templates.js';
+import type { NodeCall, StreamModes } from './stream-modes.js';
+
+type Values = Record<string, unknown>;
+
+/** A node raised (a scripted `error`, no reply matching, too many steps): the run fails with it. */
+export class NodeError extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+    /** Whether a node raised it (its task records the error); not for an error of the loop itself. */
+    readonly ofNode = true,
+    /** Where the thread's reply cursor goes all the same (a scripted reply that raises moves it). */
+    readonly cursor?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A node paused at an interrupt: the value it waits with. */
+export class TaskInterrupt {
+  constructor(readonly value: unknown) {}
+}
+
+/** What a task returned. */
+export interface TaskResult {
+  /** Its writes, as the state and the stream see them (the messages with their IDs). */
+  written: Values;
+  /** Its writes as its task records them: messages it made without an ID, without one. */
+  recorded: Values;
+  /** What the node returned, as the `events` mode shows it: its writes, or a Command. */
+  output: unknown;
+  /** Where the thread's reply cursor goes once the step is committed (the ReAct shorthand's model call). */
+  cursor?: number | undefined;
+}
+
+/** What a task runs with. */
+export interface TaskContext {
+  graph: ScriptedGraph;
+  modes: StreamModes;
+  call: NodeCall;
+  /** The state the node reads. */
+  state: Values;
+  /** The resume values of the interrupts it passed before, in order. */
+  resumes: readonly unknown[];
+  /** The thread's reply cursor (the ReAct shorthand's model). */
+  replyCursor: () => number;
+  /** Waits `ms` (scaled), or rejects once the run is cancelled. */
+  pause: (ms: number) => Promise<void>;
+  /** Runs the node's subgraph, when it is one: what the node then returns. */
+  runSubgraph: (plan: TaskPlan) => Promise<Values>;
+  nowIso: () => string;
+}
+
+export async function runTask(plan: TaskPlan, context: TaskContext): Promise<TaskResult> {
+  const { modes, call, state } = context;
+  const written: Values = {};
+  const made: Values[] = [];
+  const addMessages = (messages: Values[]) => {
+    written.messages = [...((written.messages as Values[] | undefined) ?? []), ...messages];
+  };
+  const template: TemplateContext = { input: lastHumanText(state) };
+  let passed = 0;
+  let cursor: number | undefined;
+  for (const action of plan.actions) {
+    switch (action.kind) {
+      case 'delay':
+        await context.pause(action.ms);
+        break;
+      case 'custom':
+        modes.customWritten(call, renderValue(action.value, template));
+        break;
+      case 'interrupt':
+        if (passed >= context.resumes.length) throw new TaskInterrupt(renderValue(action.value, template));
+        template.resume = context.resumes[passed++];
+        break;
+      case 'message':
+        addMessages([await modelCall(action.message, template, context)]);
+        break;
+      case 'reply': {
+        const reply = await replyCall(context);
+        addMessages([reply.message]);
+        Object.assign(written, reply.update);
+        cursor = reply.cursor;
+        break;
+      }
+    }
+  }
+  if (plan.subgraph) Object.assign(written, await context.runSubgraph(plan));
+  if (plan.tools) {
+    const answers = answerToolCalls(plan, context);
+    made.push(...answers);
+    addMessages(answers);
+  }
+  if (plan.update) {
+    const update = renderValue(plan.update, template) as Values;
+    for (const [key, value] of Object.entries(update)) {
+      if (key !== 'messages') written[key] = value;
+      else {
+        const messages = (Array.isArray(value) ? value : [value]) as Values[];
+        made.push(...messages.filter((message) => message?.id === undefined));
+        addMessages(messages);
+      }
+    }
+  }
+  if (plan.error) throw new NodeError(plan.error.name, renderText(plan.error.message, template));
+  const recorded = withoutMadeIds(written, made);
+  nameMessages(made, call, modes);
+  // Messages a node returns whole (not a model's, which streamed in chunks) are streamed as it ends.
+  const whole = made.filter((message) => typeof message.type === 'string' || typeof message.role === 'string');
+  modes.nodeMessages(call, whole);
+  const output = plan.goto
+    ? { lg_name: 'Command', ...(Object.keys(written).length > 0 ? { update: written } : {}), goto: plan.goto }
+    : written;
+  return { written, recorded, output, cursor };
+}
+
+/** A chat model call of a plan: its reply, streamed in chunks, as the message the node writes. */
+async function modelCall(plan: MessagePlan, template: TemplateContext, context: TaskContext): Promise<Values> {
+  const { modes, call, state, graph } = context;
+  const modelRunId = newRunId();
+  modes.modelStarted(call, modelRunId, state);
+  const message = aiMessage(
+    modelRunId,
+    renderText(plan.text, template),
+    plan.toolCalls.map((toolCall) => ({ ...toolCall, args: renderValue(toolCall.args ?? {}, template) as Values })),
+    plan.name,
+  );
+  const streaming = { chunk: plan.chunk ?? graph.streaming.chunk, delayMs: plan.delayMs ?? graph.streaming.delayMs };
+  await streamReply(
+    message,
+    plan.chunks?.map((text) => renderText(text, template)),
+    streaming,
+    context,
+  );
+  modes.modelEnded(call, modelRunId, message, state);
+  return message;
+}
+
+/**
+ * The ReAct shorthand's model call: the reply at the thread's cursor, chosen when the call is
+ * made. An entry that raises moves the cursor at once; one that interrupts waits for its resume,
+ * then replies; one that replies moves the cursor once its step is committed.
+ */
+async function replyCall(context: TaskContext): Promise<{ message: Values; update: Values; cursor: number }> {
+  const { modes, call, state, graph } = context;
+  const input = lastHumanText(state);
+  const resumed = context.resumes.length > 0;
+  const resume = resumed ? context.resumes[0] : undefined;
+  // The model call's run ID, which names its reply (`run-<id>`), as LangChain's callbacks do.
+  const modelRunId = newRunId();
+  modes.modelStarted(call, modelRunId, state);
+  const choice = graph.replies!.choose(context.replyCursor(), { input, state, resume });
+  if (!choice)
+    throw new NodeError('Error', `No scripted reply of graph "${graph.id}" matches the last human message ${JSON.stringify(input)}`);
+  const { entry, nextCursor } = choice;
+  if (entry.error !== undefined) {
+    const error = errorOf(entry.error);
+    throw new NodeError(error.name, error.message, true, nextCursor);
+  }
+  if (entry.interrupt !== undefined && !resumed) throw new TaskInterrupt(entry.interrupt);
+  const message = aiMessage(
+    modelRunId,
+    renderText(entry.text ?? '', { input, resume }),
+    (entry.tool_calls ?? []).map((toolCall) => ({ ...toolCall })),
+  );
+  await streamReply(message, undefined, graph.streaming, context);
+  modes.modelEnded(call, modelRunId, message, state);
+  return { message, update: (entry.update as Values | undefined) ?? {}, cursor: nextCursor };
+}
+
+/**
+ * The AI message a model call writes. LangGraph's server calls models with streaming callbacks, so
+ * the message it stores is the concatenated stream (`AIMessageChunk`): its ID is `run-` and the
+ * model call's run ID, and it keeps the tool calls' `tool_call_chunks`, whether the run was
+ * streamed or not.
+ */
+function aiMessage(modelRunId: string, text: string, toolCalls: { name: string; args?: Values; id?: string }[], name?: string): Values {
+  const calls = toolCalls.map((toolCall) => ({
+    name: toolCall.name,
+    args: toolCall.args ?? {},
+    id: toolCall.id ?? newId(),
+    type: 'tool_call',
+  }));
+  return {
+    type: 'ai',
+    id: `run-${modelRunId}`,
+    content: text,
+    ...(name === undefined ? {} : { name }),
+    tool_call_chunks: calls.map((toolCall, index) => ({
+      name: toolCall.name,
+      args: JSON.stringify(toolCall.args),
+      id: toolCall.id,
+      index,
+      type: 'tool_call_chunk',
+    })),
+    tool_calls: calls,
+    invalid_tool_calls: [],
+    additional_kwargs: {},
+    response_metadata: {},
+  };
+}
+
+/**
+ * A reply's text in chunks, each streamed to whoever reads them, with the pause before each (a
+ * cancelled run stops there). The last chunk carries the tool calls, as a chat model's stream ends
+ * with them.
+ */
+async function streamReply(message: Values, exactly: string[] | undefined, streaming: Streaming, context: TaskContext): Promise<void> {
+  const { delayMs, chunk } = streaming;
+  if (delayMs === 0 && !context.modes.wantsChunks) return;
+  const texts = exactly ? [...exactly] : chunksOf(message.content as string, chunk);
+  if (texts.length === 0) texts.push('');
+  for (const [i, text] of texts.entries()) {
+    if (delayMs > 0) await context.pause(delayMs);
+    const last = i === texts.length - 1;
+    context.modes.modelChunk(context.call, {
+      content: text,
+      tool_calls: last ? message.tool_calls : [],
+      invalid_tool_calls: [],
+      tool_call_chunks: last ? message.tool_call_chunks : [],
+      additional_kwargs: {},
+      response_metadata: {},
+      id: message.id,
+      type: 'ai',
+      ...(message.name === undefined ? {} : { name: message.name }),
+    });
+  }
+}
+
+/** How a reply's text is cut for streaming: words (each with the space before it), characters, or whole. */
+export function chunksOf(text: string, chunk: 'word' | 'char' | 'whole'): string[] {
+  if (text === '') return [];
+  if (chunk === 'whole') return [text];
+  if (chunk === 'char') return [...text];
+  return text.match(/\s*\S+|\s+$/g) ?? [text];
+}
+
+/**
+ * The ToolMessages answering the tool calls of the state's last AI message, as LangChain writes
+ * them; run as tools (with their events), unless the node answers them as a plain function.
+ */
+function answerToolCalls(plan: TaskPlan, context: TaskContext): Values[] {
+  const calls = pendingToolCalls(context.state);
+  return calls.map((toolCall, index) => {
+    const template =
+      plan.tools && 'inOrder' in plan.tools
+        ? (plan.tools.inOrder[index] ?? 'ok')
+        : Object.hasOwn((plan.tools as { byName: Record<string, string> }).byName, toolCall.name)
+          ? (plan.tools as { byName: Record<string, string> }).byName[toolCall.name]!
+          : 'ok';
+    const answer: Values = {
+      type: 'tool',
+      content: renderText(template, { args: toolCall.args as Values }),
+      tool_call_id: toolCall.id,
+      name: toolCall.name,
+      status: 'success',
+      additional_kwargs: {},
+      response_metadata: {},
+    };
+    // The tool's output as the tool events show it: the answer before it is named.
+    if (plan.toolEvents) context.modes.toolCalled(context.call, toolCall, { ...answer });
+    return answer;
+  });
+}
+
+/** Gives the messages a node made without an ID theirs: the stream handler's name while a messages mode streams, else a UUID. */
+function nameMessages(made: Values[], call: NodeCall, modes: StreamModes): void {
+  for (const message of made) {
+    if (message.id !== undefined) continue;
+    if (!modes.namesNodeMessages) message.id = newId();
+    else if (message.type === 'tool' && typeof message.tool_call_id === 'string')
+      message.id = `run-${call.runId}-tool-${message.tool_call_id}`;
+    else message.id = `run-${call.runId}`;
+  }
+}
+
+/** The writes as the task records them: the messages it made, without the IDs given them afterwards. */
+function withoutMadeIds(written: Values, made: readonly Values[]): Values {
+  if (made.length === 0 || !Array.isArray(written.messages)) return { ...written };
+  const madeSet = new Set(made);
+  return {
+    ...written,
+    messages: (written.messages as Values[]).map((message) => (madeSet.has(message) ? { ...message } : message)),
+  };
+}
