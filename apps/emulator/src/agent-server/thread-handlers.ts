@@ -55,6 +55,20 @@ export function threadHandlers(
     return { status: 200 as const, body: toState(checkpoint) };
   };
 
+  /**
+   * A state whose pending subgraph tasks show their subgraph's state in place of where it is kept,
+   * as LangGraph answers `subgraphs=true`: the latest checkpoint of each, with its own subgraphs'.
+   */
+  const withSubgraphStates = (state: ThreadState, threadId: string): ThreadState => ({
+    ...state,
+    tasks: state.tasks.map((task) => {
+      const namespace = (task.checkpoint as { checkpoint_ns?: string } | null | undefined)?.checkpoint_ns;
+      const latest = namespace ? subgraphs.latest(threadId, namespace) : undefined;
+      if (!namespace || !latest) return task;
+      return { ...task, checkpoint: null, state: withSubgraphStates(toState(latest, namespace), threadId) };
+    }),
+  });
+
   // `select` chooses among a search answer's optional fields; the required ones identify a thread and are always there.
   const alwaysSelected = ThreadSchema.required;
 
@@ -151,11 +165,13 @@ export function threadHandlers(
       return { status: 200, body: thread };
     },
 
-    getThreadState({ path }) {
+    getThreadState({ path, query }) {
       const threadId = canonicalUuid(path.thread_id);
       ensureThreadExists(threadId);
       const latest = store.latestCheckpoint(threadId);
-      return { status: 200, body: latest ? toState(latest) : emptyState() };
+      if (!latest) return { status: 200, body: emptyState() };
+      const state = toState(latest);
+      return { status: 200, body: query.subgraphs ? withSubgraphStates(state, threadId) : state };
     },
 
     updateThreadState({ path, body }) {
@@ -209,14 +225,26 @@ export function threadHandlers(
       const threadId = canonicalUuid(path.thread_id);
       ensureThreadExists(threadId);
       const namespace = body.checkpoint?.checkpoint_ns ?? '';
-      if (namespace !== '') return { status: 200, body: [] };
+      if (namespace !== '') {
+        // A subgraph's own checkpoints, newest first; a namespace no subgraph wrote has none.
+        const before = beforeCheckpointId(body.before);
+        const entries = body.checkpoint?.checkpoint_id
+          ? [subgraphs.get(threadId, namespace, canonicalUuid(body.checkpoint.checkpoint_id))].filter((one) => one !== undefined)
+          : subgraphs.history(threadId, namespace, body.limit, before && canonicalUuid(before));
+        return {
+          status: 200,
+          body: entries
+            .filter((entry) => matchesFilter(fullMetadata(entry), body.metadata ?? {}))
+            .map((entry) => toState(entry, namespace)),
+        };
+      }
       if (body.checkpoint?.checkpoint_id !== undefined) {
         const one = store.checkpoint(threadId, canonicalUuid(body.checkpoint.checkpoint_id));
         return { status: 200, body: one && matchesFilter(fullMetadata(one), body.metadata ?? {}) ? [toState(one)] : [] };
       }
       const before = beforeCheckpointId(body.before);
       const states = store.history(threadId, { limit: body.limit, before: before && canonicalUuid(before), metadata: body.metadata });
-      return { status: 200, body: states.map(toState) };
+      return { status: 200, body: states.map((state) => toState(state)) };
     },
   } satisfies Partial<AgentServerHandlers>;
 }
@@ -300,16 +328,23 @@ function toThread(row: ThreadRow): Thread {
   return thread;
 }
 
-function toState(checkpoint: CheckpointRow): ThreadState {
-  // checkpoint_map: null as the LangGraph servers answer it for root-graph checkpoints.
-  const ref = (id: string) => ({ checkpoint_id: id, thread_id: checkpoint.thread_id, checkpoint_ns: '', checkpoint_map: null });
+function toState(checkpoint: CheckpointRow, namespace = ''): ThreadState {
+  // checkpoint_map: null as the LangGraph servers answer it for root-graph checkpoints; a
+  // subgraph's names the root checkpoint it runs under and its own.
+  const parents = (checkpoint.metadata.parents ?? {}) as Record<string, string>;
+  const ref = (id: string, own = false) => ({
+    checkpoint_id: id,
+    thread_id: checkpoint.thread_id,
+    checkpoint_ns: namespace,
+    checkpoint_map: namespace !== '' && own ? { ...parents, [namespace]: id } : null,
+  });
   return {
     values: checkpoint.values,
     next: checkpoint.next,
     tasks: checkpoint.tasks,
     metadata: fullMetadata(checkpoint),
     created_at: checkpoint.created_at,
-    checkpoint: ref(checkpoint.checkpoint_id),
+    checkpoint: ref(checkpoint.checkpoint_id, true),
     parent_checkpoint: checkpoint.parent_checkpoint_id ? ref(checkpoint.parent_checkpoint_id) : null,
     checkpoint_id: checkpoint.checkpoint_id,
     parent_checkpoint_id: checkpoint.parent_checkpoint_id,
