@@ -1,29 +1,35 @@
 // `agentplane-emulator`: starts the emulator from the command line and stops it cleanly on
 // SIGINT/SIGTERM. Prints one line containing `ready` and both URLs once it listens.
+// `agentplane-emulator record ...` is the recorder (recorder/record-command.ts).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { ConfigError, readConfigFile } from './config.js';
 import type { RunningEmulator } from './emulator.js';
 import { DEFAULTS, startEmulator } from './emulator.js';
+import { recordMain } from './recorder/record-command.js';
 
 const USAGE = `Usage: agentplane-emulator [options]
+       agentplane-emulator record --upstream <url> --out <file> [options]   (see record --help)
 
 A stateful local emulator of the agentplane control plane and agent server APIs.
 
 Options:
   --config <file>             YAML or JSON config: tenants, API keys, OAuth providers,
-                              sandbox pools, revision outcomes (see the README)
+                              sandbox pools, revision outcomes, scripted graphs (see the README);
+                              a recording made by \`record\` is one
   --db <path | :memory:>      SQLite file (default ${DEFAULTS.db})
   --control-plane-port <n>    default ${DEFAULTS.controlPlanePort} (0 picks a free port)
   --agent-server-port <n>     default ${DEFAULTS.agentServerPort} (0 picks a free port)
   --revision-step-ms <n>      how long each revision status lasts (default ${DEFAULTS.revisionStepMs})
+  --time-scale <x>            every pause of a scripted graph lasts x times its scripted length:
+                              0.1 replays a recording ten times faster, 0 at once (default 1)
   --host <host>               default ${DEFAULTS.host}
   -h, --help                  show this help
 
 Each option can also come from the environment (a flag wins): AGENTPLANE_EMULATOR_CONFIG,
 AGENTPLANE_EMULATOR_DB, AGENTPLANE_EMULATOR_CONTROL_PLANE_PORT, AGENTPLANE_EMULATOR_AGENT_SERVER_PORT,
-AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_HOST.
+AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_TIME_SCALE, AGENTPLANE_EMULATOR_HOST.
 
 Relative paths (--config, --db and its default) are read from the directory the command was
 started in: AGENTPLANE_INIT_CWD when set (the repository's \`npm start\` sets it to where npm
@@ -40,6 +46,15 @@ sets it to yours), else the current directory.
 function invocationDir(env: NodeJS.ProcessEnv = process.env): string {
   // npx runs the bin from the nearest package.json's folder, not the user's: INIT_CWD is theirs.
   return env.AGENTPLANE_INIT_CWD || env.INIT_CWD || process.cwd();
+}
+
+/** A time scale: a finite number >= 0. */
+function timeScale(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const scale = Number(value);
+  if (value.trim() === '' || !Number.isFinite(scale) || scale < 0)
+    throw new ConfigError(`--time-scale must be a number >= 0, got ${JSON.stringify(value)}`);
+  return scale;
 }
 
 function resolvePath(file: string, base: string): string {
@@ -63,6 +78,7 @@ function parseFlags(argv: string[]) {
       'control-plane-port': { type: 'string' },
       'agent-server-port': { type: 'string' },
       'revision-step-ms': { type: 'string' },
+      'time-scale': { type: 'string' },
       host: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -85,6 +101,7 @@ function boundYoungGeneration(): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'record') return recordMain(argv.slice(1), (file) => resolvePath(file, invocationDir()));
   boundYoungGeneration();
   let values: ReturnType<typeof parseFlags>;
   try {
@@ -114,6 +131,7 @@ export async function main(argv: string[]): Promise<number> {
       controlPlanePort: number('control-plane-port', fromEnv(values, 'control-plane-port'), 0),
       agentServerPort: number('agent-server-port', fromEnv(values, 'agent-server-port'), 0),
       revisionStepMs: number('revision-step-ms', fromEnv(values, 'revision-step-ms'), 1),
+      timeScale: timeScale(fromEnv(values, 'time-scale')),
       host: fromEnv(values, 'host'),
     });
   } catch (error) {

@@ -11,6 +11,7 @@ import { matchesFilter } from '../shared/canonical-json.js';
 import { canonicalUuid, isUuid, uuidV5 } from '../shared/ids.js';
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
+import type { AssistantDefaults } from './graphs/scripted-graph.js';
 
 /** The namespace of the UUID v5 LangGraph derives a graph's default assistant ID from. */
 export const DEFAULT_ASSISTANT_NAMESPACE = '6ba7b821-9dad-11d1-80b4-00c04fd430c8';
@@ -50,7 +51,8 @@ const VERSION_COLUMNS = 'assistant_id, version, graph_id, config, context, metad
 /** The graphs the deployment serves, as the store needs them (GraphRegistry has this shape). */
 export interface ServedGraphs {
   ids(): string[];
-  get(graphId: string): unknown;
+  /** A served graph, with the settings it gives its default assistant. */
+  get(graphId: string): { assistant?: AssistantDefaults } | undefined;
 }
 
 export class AssistantStore {
@@ -177,9 +179,18 @@ export class AssistantStore {
     for (const graphId of served) {
       const assistantId = defaultAssistantId(graphId);
       if (this.exists(assistantId)) continue;
+      // The graph's config may give its default assistant settings; `created_by: system` marks it whatever they say.
+      const defaults = this.graphs.get(graphId)?.assistant;
       this.insert(
         assistantId,
-        { graph_id: graphId, config: {}, context: {}, metadata: { created_by: 'system' }, name: graphId, description: null },
+        {
+          graph_id: graphId,
+          config: defaults?.config ?? {},
+          context: defaults?.context ?? {},
+          metadata: { ...(defaults?.metadata ?? {}), created_by: 'system' },
+          name: graphId,
+          description: defaults?.description ?? null,
+        },
         now,
         graphId,
       );

@@ -42,7 +42,9 @@ export class SubgraphCheckpoints {
       historyBefore: db.prepare(
         `SELECT ${COLUMNS} FROM subgraph_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ? ORDER BY checkpoint_id DESC LIMIT ?`,
       ),
-      setTasks: db.prepare('UPDATE subgraph_checkpoints SET tasks = ? WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?'),
+      setTasks: db.prepare(
+        'UPDATE subgraph_checkpoints SET tasks = ?, next = ? WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?',
+      ),
       setScript: db.prepare('UPDATE subgraph_checkpoints SET script = ? WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?'),
       deleteOfRun: db.prepare("DELETE FROM subgraph_checkpoints WHERE thread_id = ? AND json_extract(metadata, '$.run_id') = ?"),
       copy: db.prepare(
@@ -87,8 +89,8 @@ export class SubgraphCheckpoints {
     return (rows as Raw[]).map(parse);
   }
 
-  setTasks(threadId: string, ns: string, checkpointId: string, tasks: CheckpointRow['tasks']): void {
-    this.statements.setTasks.run(JSON.stringify(tasks), threadId, ns, checkpointId);
+  setTasks(threadId: string, ns: string, checkpointId: string, tasks: CheckpointRow['tasks'], next: string[]): void {
+    this.statements.setTasks.run(JSON.stringify(tasks), JSON.stringify(next), threadId, ns, checkpointId);
   }
 
   setScript(threadId: string, ns: string, checkpointId: string, script: ScriptPosition): void {

@@ -131,6 +131,7 @@ export class ThreadStore {
       setConfig: db.prepare('UPDATE threads SET config = ? WHERE thread_id = ?'),
       setInterrupts: db.prepare('UPDATE threads SET interrupts = ? WHERE thread_id = ?'),
       setCheckpointTasks: db.prepare('UPDATE checkpoints SET tasks = ? WHERE thread_id = ? AND checkpoint_id = ?'),
+      setCheckpointTasksAndNext: db.prepare('UPDATE checkpoints SET tasks = ?, next = ? WHERE thread_id = ? AND checkpoint_id = ?'),
       setCheckpointScript: db.prepare('UPDATE checkpoints SET script = ? WHERE thread_id = ? AND checkpoint_id = ?'),
       // A run's checkpoints carry its ID in their metadata (the run engine writes it there).
       deleteCheckpointsOfRun: db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND json_extract(metadata, '$.run_id') = ?"),
@@ -394,8 +395,10 @@ export class ThreadStore {
   }
 
   /** Replaces one checkpoint's tasks: what a task wrote once it ran, an interrupt or an error it raised. */
-  setCheckpointTasks(threadId: string, checkpointId: string, tasks: ThreadState['tasks']): void {
-    this.statements.setCheckpointTasks.run(JSON.stringify(tasks), threadId, checkpointId);
+  /** A checkpoint's tasks as they now stand; with `next`, the order its nodes are listed in too (the order its tasks ended). */
+  setCheckpointTasks(threadId: string, checkpointId: string, tasks: ThreadState['tasks'], next?: string[]): void {
+    if (next) this.statements.setCheckpointTasksAndNext.run(JSON.stringify(tasks), JSON.stringify(next), threadId, checkpointId);
+    else this.statements.setCheckpointTasks.run(JSON.stringify(tasks), threadId, checkpointId);
     // Forgotten, not updated: should this savepoint roll back, the row is read again.
     this.latest.forget(threadId);
   }

@@ -169,7 +169,8 @@ const stepSchema = <Task extends object>(task: Task) =>
             type: 'array',
             minItems: 2,
             items: task,
-            description: 'Tasks of one superstep, run in parallel: their writes are applied together, in this order.',
+            description:
+              "Tasks of one superstep, run in parallel: their writes are applied together, in the order of their node names (as LangGraph orders a superstep's tasks).",
           },
         },
       },
@@ -272,9 +273,8 @@ export const GRAPH_SCHEMA = {
     },
     runs: {
       type: 'array',
-      minItems: 1,
       description:
-        'What a run does, by its input: one entry per run, chosen at the thread cursor as replies are (the first at or after it that matches, wrapping around).',
+        'What a run does, by its input: one entry per run, chosen at the thread cursor as replies are (the first at or after it that matches, wrapping around). None: every run fails, saying no entry matches (a recorded graph no run was seen on).',
       items: {
         type: 'object',
         additionalProperties: false,

@@ -67,8 +67,14 @@ export function errorOf(error: string | { name?: string; message: string }): { n
   return typeof error === 'string' ? { name: 'Error', message: error } : { name: error.name ?? 'Error', message: error.message };
 }
 
+/**
+ * A step's tasks in the order LangGraph prepares a superstep's tasks and applies their writes: by
+ * node name (their paths' order), whatever order the config lists them in.
+ */
 export function compileStep(step: StepConfig): StepPlan {
-  return tasksOfStep(step).map(compileTask);
+  return tasksOfStep(step)
+    .map(compileTask)
+    .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
 }
 
 /** A task of the config as a plan: `do` as it is, or the shorthand in its order (delay, custom events, interrupt, message). */

@@ -113,8 +113,11 @@ interface Frame {
   isSubgraph(node: string): boolean;
   /** Writes a checkpoint after the head, with what else belongs to its step, all or nothing. */
   commit(planned: PlannedCheckpoint, alsoWrite?: () => void): CheckpointRow;
-  /** Replaces the head's tasks (a result, an interrupt, an error recorded). */
-  setHeadTasks(tasks: ThreadTask[]): void;
+  /**
+   * Replaces the head's tasks (a result, an interrupt, an error recorded); `reorder` lists its
+   * `next` in the tasks' order too (the order they ended, as LangGraph's state lists them then).
+   */
+  setHeadTasks(tasks: ThreadTask[], reorder?: boolean): void;
   /** Keeps the resume values a task waiting at a later interrupt was given. */
   setHeadScript(script: ScriptPosition): void;
   /** The metadata of a checkpoint this graph writes. */
@@ -385,7 +388,7 @@ export class Execution {
         script: position,
       },
       () => {
-        frame.setHeadTasks(withResults(head.tasks, recorded));
+        frame.setHeadTasks(withResults(head.tasks, recorded), true);
         if (cursor !== undefined) this.context.runs.setReplyCursor(this.threadId, cursor);
       },
     );
@@ -593,10 +596,11 @@ export class Execution {
           ...(planned.script ? { script: planned.script } : {}),
         };
       },
-      setHeadTasks(tasks) {
+      setHeadTasks(tasks, reorder) {
         const head = this.head!;
-        threads.setCheckpointTasks(execution.threadId, head.checkpoint_id, tasks);
-        this.head = { ...head, tasks };
+        const next = reorder ? tasks.map((task) => task.name) : head.next;
+        threads.setCheckpointTasks(execution.threadId, head.checkpoint_id, tasks, reorder ? next : undefined);
+        this.head = { ...head, tasks, next };
       },
       setHeadScript(script) {
         const head = this.head!;
@@ -655,10 +659,11 @@ export class Execution {
         });
         return row;
       },
-      setHeadTasks(tasks) {
+      setHeadTasks(tasks, reorder) {
         const head = this.head!;
-        store.setTasks(execution.threadId, namespace, head.checkpoint_id, tasks);
-        this.head = { ...head, tasks };
+        const next = reorder ? tasks.map((task) => task.name) : head.next;
+        store.setTasks(execution.threadId, namespace, head.checkpoint_id, tasks, next);
+        this.head = { ...head, tasks, next };
       },
       setHeadScript(script) {
         const head = this.head!;
@@ -759,7 +764,7 @@ function runCheckpointMetadata(run: RunRow, configurable: Values): Values {
 const stepOf = (checkpoint: CheckpointRow): number => (typeof checkpoint.metadata.step === 'number' ? checkpoint.metadata.step : -1);
 
 /** The tasks of a checkpoint once their nodes ran: each records what it wrote, in the order given. */
-function withResults(tasks: ThreadTask[], written: ReadonlyMap<string, Values>): ThreadTask[] {
+function withResults(tasks: ThreadTask[], written: ReadonlyMap<string, Values | null>): ThreadTask[] {
   // A task that raised an interrupt keeps it, and no result, once resumed: LangGraph records the
   // resumed node's writes under the resume, not under the interrupted task.
   const recorded = tasks.map((task) =>

@@ -126,12 +126,13 @@ export class StreamModes {
   runStarted(input: unknown, command: Values | undefined): void {
     if (!this.events) return;
     const given = command ? { lg_name: 'Command', ...command, goto: command.goto ?? [] } : input;
-    this.publishEvent('on_chain_start', 'LangGraph', [], this.context.runId, this.graphMetadata(), { input: given });
+    this.publishEvent('on_chain_start', 'LangGraph', [...this.context.tags], this.context.runId, this.graphMetadata(), { input: given });
   }
 
   /** The run ends without error (also at an interrupt): the graph's chain ends with the state. */
   runEnded(values: Values): void {
-    if (this.events) this.publishEvent('on_chain_end', 'LangGraph', [], this.context.runId, this.graphMetadata(), { output: values });
+    if (this.events)
+      this.publishEvent('on_chain_end', 'LangGraph', [...this.context.tags], this.context.runId, this.graphMetadata(), { output: values });
   }
 
   /** A node's chain starts (`events`), and its task (`tasks`, `debug`). */
@@ -223,7 +224,11 @@ export class StreamModes {
       input,
       triggers: [`branch:to:${call.node}`],
       interrupts: [],
-      metadata: platformMetadata(this.context, 'langgraph', { withThread: false }),
+      // The run's config tags ride along in a task's metadata, as LangGraph's server passes them.
+      metadata: {
+        ...platformMetadata(this.context, 'langgraph', { withThread: false }),
+        ...(this.context.tags.length > 0 ? { tags: this.context.tags } : {}),
+      },
     };
     if (this.tasks) this.publishIn('tasks', call.ns, task);
     if (this.debug) this.publishIn('debug', call.ns, { step: call.step, type: 'task', timestamp: now, payload: task });

@@ -43,8 +43,11 @@ export class TaskInterrupt {
 export interface TaskResult {
   /** Its writes, as the state and the stream see them (the messages with their IDs). */
   written: Values;
-  /** Its writes as its task records them: messages it made without an ID, without one. */
-  recorded: Values;
+  /**
+   * Its writes as its task records them: the messages it made without an ID have none, unless
+   * the stream handler named them as they were streamed; a node that only routed (a Command) null.
+   */
+  recorded: Values | null;
   /** What the node returned, as the `events` mode shows it: its writes, or a Command. */
   output: unknown;
   /** Where the thread's reply cursor goes once the step is committed (the ReAct shorthand's model call). */
@@ -121,8 +124,10 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
     }
   }
   if (plan.error) throw new NodeError(plan.error.name, renderText(plan.error.message, template));
-  const recorded = withoutMadeIds(written, made);
+  // LangGraph's stream handler names a message before the node's writes are kept; the reducer, after.
+  const named = modes.namesNodeMessages;
   nameMessages(made, call, modes);
+  const recorded = plan.goto && Object.keys(written).length === 0 ? null : named ? { ...written } : withoutMadeIds(written, made);
   // Messages a node returns whole (not a model's, which streamed in chunks) are streamed as it ends.
   const whole = made.filter((message) => typeof message.type === 'string' || typeof message.role === 'string');
   modes.nodeMessages(call, whole);
@@ -292,12 +297,16 @@ function nameMessages(made: Values[], call: NodeCall, modes: StreamModes): void 
   }
 }
 
-/** The writes as the task records them: the messages it made, without the IDs given them afterwards. */
+/** The writes as the task records them: the messages it made, without the IDs the reducer gives them afterwards. */
 function withoutMadeIds(written: Values, made: readonly Values[]): Values {
   if (made.length === 0 || !Array.isArray(written.messages)) return { ...written };
   const madeSet = new Set(made);
   return {
     ...written,
-    messages: (written.messages as Values[]).map((message) => (madeSet.has(message) ? { ...message } : message)),
+    messages: (written.messages as Values[]).map((message) => {
+      if (!madeSet.has(message)) return message;
+      const { id: _id, ...withoutId } = message;
+      return withoutId;
+    }),
   };
 }

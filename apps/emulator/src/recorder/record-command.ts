@@ -1,0 +1,113 @@
+// `agentplane-emulator record`: the recorder from the command line. It listens like the emulator
+// (one line with `ready` once it does), passes every request to the upstream agent server, and
+// when it is stopped (SIGINT or SIGTERM) writes the recording and exits.
+import { parseArgs } from 'node:util';
+import { startRecorder, UpstreamUnreachable } from './recorder.js';
+
+export const RECORD_USAGE = `Usage: agentplane-emulator record --upstream <url> --out <file> [options]
+
+Records what an agent server does, as a config the emulator replays: a proxy in front of the
+upstream server (a \`langgraph dev\`, or a deployment). Point your app or tests at it; every
+request goes to the upstream and every answer comes back unchanged, streams as they arrive. When
+it is stopped (Ctrl-C, SIGINT or SIGTERM), it writes <file>: every graph the upstream serves and
+the runs it saw, in the format of the emulator's graphs config. Replay it with
+\`agentplane-emulator --config <file>\`.
+
+Options:
+  --upstream <url>            the agent server to record (required)
+  --out <file>                where the recording is written when the recorder stops (required)
+  --agent-server-port <n>     where the recorder listens (default 8123; 0 picks a free port)
+  --host <host>               default 127.0.0.1
+  --upstream-api-key <key>    sent to the upstream as X-Api-Key on every request; default from
+                              AGENTPLANE_UPSTREAM_API_KEY, LANGGRAPH_API_KEY, LANGSMITH_API_KEY or
+                              LANGCHAIN_API_KEY (a local \`langgraph dev\` needs none). No key is
+                              ever written to <file>.
+  -h, --help                  show this help
+
+Exit codes: 0 once the recording is written; 1 when the upstream does not answer within a minute
+or the file cannot be written; 2 for a bad flag.
+`;
+
+const KEY_VARIABLES = ['AGENTPLANE_UPSTREAM_API_KEY', 'LANGGRAPH_API_KEY', 'LANGSMITH_API_KEY', 'LANGCHAIN_API_KEY'];
+
+export async function recordMain(
+  argv: string[],
+  resolvePath: (file: string) => string,
+  write: { out: (text: string) => void; err: (text: string) => void } = {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  },
+): Promise<number> {
+  let values: { upstream?: string; out?: string; 'agent-server-port'?: string; host?: string; 'upstream-api-key'?: string; help?: boolean };
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        upstream: { type: 'string' },
+        out: { type: 'string' },
+        'agent-server-port': { type: 'string' },
+        host: { type: 'string' },
+        'upstream-api-key': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    write.err(`agentplane-emulator record: ${(error as Error).message}\n\n${RECORD_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    write.out(RECORD_USAGE);
+    return 0;
+  }
+  const usage = (message: string) => {
+    write.err(`agentplane-emulator record: ${message}\n\n${RECORD_USAGE}`);
+    return 2;
+  };
+  if (!values.upstream) return usage('--upstream is required');
+  if (!values.out) return usage('--out is required');
+  let upstream: URL;
+  try {
+    upstream = new URL(values.upstream);
+    if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    return usage(`--upstream must be an http(s) URL, got ${JSON.stringify(values.upstream)}`);
+  }
+  const port = Number(values['agent-server-port'] ?? 8123);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return usage(`--agent-server-port must be a port number, got ${JSON.stringify(values['agent-server-port'])}`);
+  const apiKey = values['upstream-api-key'] ?? KEY_VARIABLES.map((name) => process.env[name]).find((value) => value);
+  const out = resolvePath(values.out);
+
+  let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  try {
+    recorder = await startRecorder({ upstream, out, apiKey, port, host: values.host ?? '127.0.0.1' });
+  } catch (error) {
+    write.err(
+      `agentplane-emulator record: ${error instanceof UpstreamUnreachable ? error.message : `cannot start: ${(error as Error).message}`}\n`,
+    );
+    return 1;
+  }
+  write.out(`agentplane-emulator record ready: agent server ${recorder.url} → ${upstream.origin}; recording to ${out}\n`);
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      write.out(`agentplane-emulator record: ${signal}, writing the recording\n`);
+      recorder.stop().then(
+        (summary) => {
+          write.out(`agentplane-emulator record: wrote ${summary.file}: ${summary.graphs} graph(s), ${summary.runs} run(s)\n`);
+          for (const note of summary.notes) write.err(`agentplane-emulator record: ${note}\n`);
+          resolve(0);
+        },
+        (error: Error) => {
+          write.err(`agentplane-emulator record: cannot write the recording: ${error.message}\n`);
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,195 @@
+// The recorder: a proxy in front of an upstream agent server (recording-proxy.ts) that keeps what
+// a recording is made of. It reads the graphs the upstream serves when it starts; it notes each
+// run the traffic makes and its stream (traffic.ts); it reads a thread's history from the upstream
+// after each run on it, and before a request deletes it; and when it stops it reads the history of
+// every thread it saw once more and writes the recording (recording.ts) to its file.
+import fs from 'node:fs';
+import path from 'node:path';
+import { recordingText } from './recording.js';
+import type { RecordedExchange } from './recording-proxy.js';
+import { startRecordingProxy } from './recording-proxy.js';
+import type { ThreadRecording } from './run-steps.js';
+import { recordThread } from './run-steps.js';
+import type { RunSighting } from './traffic.js';
+import { pathOf, runSightingOf, threadOf } from './traffic.js';
+import type { UpstreamGraph, UpstreamState } from './upstream.js';
+import { Upstream } from './upstream.js';
+
+export interface RecorderOptions {
+  upstream: URL;
+  /** The file the recording is written to when the recorder stops. */
+  out: string;
+  apiKey?: string | undefined;
+  port: number;
+  host: string;
+  /** How long to wait for the upstream to answer at start-up (it may be starting too). */
+  upstreamWaitMs?: number;
+}
+
+/** What a stopped recorder wrote. */
+export interface RecordingSummary {
+  file: string;
+  graphs: number;
+  runs: number;
+  /** What could not be recorded, one line each. */
+  notes: string[];
+}
+
+export interface Recorder {
+  url: string;
+  /** Stops listening, reads what is left to read, and writes the recording. */
+  stop(): Promise<RecordingSummary>;
+}
+
+/** A thread's histories as last read: the root's, and each subgraph's by namespace. */
+interface ThreadCapture {
+  root: UpstreamState[];
+  subgraphs: Map<string, UpstreamState[]>;
+}
+
+export class UpstreamUnreachable extends Error {}
+
+export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
+  const upstream = new Upstream(options.upstream, options.apiKey);
+  const deadline = Date.now() + (options.upstreamWaitMs ?? 60_000);
+  while (!(await upstream.reachable())) {
+    if (Date.now() > deadline)
+      throw new UpstreamUnreachable(
+        `the upstream agent server ${options.upstream.origin} does not answer GET /ok (is it running? is its URL right?)`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  let graphs: UpstreamGraph[] = await upstream.graphs();
+  const sightings = new Map<string, RunSighting>();
+  const threads = new Set<string>();
+  const captures = new Map<string, ThreadCapture>();
+  const capturing = new Map<string, Promise<void>>();
+  const secrets = new Set<string>(options.apiKey ? [options.apiKey] : []);
+  const notes: string[] = [];
+
+  /** Reads a thread's histories now (one read at a time per thread: a later one waits for the earlier). */
+  const capture = (threadId: string): Promise<void> => {
+    const previous = capturing.get(threadId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      try {
+        captures.set(threadId, await readThread(upstream, threadId));
+      } catch {
+        // Deleted meanwhile, or the upstream went away: the last read stays.
+      }
+    });
+    capturing.set(threadId, next);
+    return next;
+  };
+
+  const onExchange = (exchange: RecordedExchange) => {
+    for (const header of ['x-api-key', 'authorization']) {
+      const value = exchange.requestHeaders[header];
+      for (const secret of [value].flat()) if (typeof secret === 'string' && secret !== '') secrets.add(secret.replace(/^Bearer\s+/i, ''));
+    }
+    const threadId = threadOf(exchange.target);
+    if (threadId && !(exchange.method === 'DELETE' && pathOf(exchange.target) === `/threads/${threadId}`)) threads.add(threadId);
+    const sighting = runSightingOf(exchange);
+    if (!sighting) return;
+    const known = sightings.get(sighting.runId);
+    // Several readers of one run: the stream that showed the most, with the request that made it.
+    if (!known || sighting.events.length > known.events.length)
+      sightings.set(sighting.runId, { ...sighting, body: sighting.body ?? known?.body });
+    if (sighting.threadId) {
+      threads.add(sighting.threadId);
+      void capture(sighting.threadId);
+    }
+  };
+
+  const proxy = await startRecordingProxy({
+    upstream: options.upstream,
+    apiKey: options.apiKey,
+    port: options.port,
+    host: options.host,
+    onExchange,
+    // A thread about to be deleted is read first: its runs are recorded all the same.
+    async beforeForward(method, target) {
+      const threadId = threadOf(target);
+      if (method === 'DELETE' && threadId && pathOf(target) === `/threads/${threadId}`) {
+        await capture(threadId);
+        threads.delete(threadId);
+      }
+    },
+  });
+
+  return {
+    url: proxy.url,
+    async stop() {
+      await proxy.close();
+      await Promise.all(capturing.values());
+      await Promise.all([...threads].map(capture));
+      try {
+        graphs = await upstream.graphs();
+      } catch {
+        notes.push('the upstream did not answer at the end: its graphs are as they were when the recording began');
+      }
+      for (const graph of graphs)
+        for (const missing of graph.missing) notes.push(`graph ${graph.graphId}: the upstream did not answer ${missing}`);
+      const recordings: ThreadRecording[] = [];
+      for (const [threadId, captured] of captures) {
+        const ofThread = new Map([...sightings].filter(([, sighting]) => sighting.threadId === threadId));
+        const recording = recordThread(threadId, captured.root, (namespace) => captured.subgraphs.get(namespace) ?? [], ofThread);
+        recordings.push(recording);
+        notes.push(...recording.notes);
+      }
+      const recordedRuns = new Set(
+        captures.size > 0 ? [...captures.values()].flatMap((captured) => captured.root.map((state) => state.metadata.run_id)) : [],
+      );
+      for (const [runId, sighting] of sightings)
+        if (!recordedRuns.has(runId))
+          notes.push(
+            `run ${runId}${sighting.threadId ? ` on thread ${sighting.threadId}` : ''} left no history to read (a stateless run's thread is deleted with it): left out`,
+          );
+      const text = recordingText({
+        upstream: options.upstream.href,
+        graphs,
+        threads: recordings,
+        secrets: [...secrets],
+        recordedAt: new Date(),
+      });
+      writeAtomically(options.out, text);
+      const runs = recordings.reduce((sum, recording) => sum + recording.runs.length, 0);
+      return {
+        file: options.out,
+        graphs: new Set([...graphs.map((graph) => graph.graphId), ...recordings.flatMap((r) => r.runs.map((run) => run.graphId))]).size,
+        runs,
+        notes,
+      };
+    },
+  };
+}
+
+/** A thread's root history and the histories of the subgraphs its tasks name, at any depth. */
+async function readThread(upstream: Upstream, threadId: string): Promise<ThreadCapture> {
+  const root = await upstream.history(threadId);
+  const subgraphs = new Map<string, UpstreamState[]>();
+  const pending = namespacesOf(root);
+  while (pending.length > 0) {
+    const namespace = pending.shift()!;
+    if (subgraphs.has(namespace)) continue;
+    const states = await upstream.history(threadId, namespace);
+    subgraphs.set(namespace, states);
+    pending.push(...namespacesOf(states));
+  }
+  return { root, subgraphs };
+}
+
+function namespacesOf(states: readonly UpstreamState[]): string[] {
+  return [
+    ...new Set(
+      states.flatMap((state) => state.tasks.flatMap((task) => (task.checkpoint?.checkpoint_ns ? [task.checkpoint.checkpoint_ns] : []))),
+    ),
+  ];
+}
+
+/** Writes the file whole or not at all: a stopped recorder never leaves half a recording. */
+function writeAtomically(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, text);
+  fs.renameSync(temporary, file);
+}

@@ -1,0 +1,462 @@
+// A thread's runs, read back as the steps of the graphs config (graphs/graph-config.ts): what each
+// superstep's tasks did, from the upstream's own history, with what its streams add.
+//
+// - A run that applied an input starts an entry of its graph's `runs`, matched by its input (the
+//   last human message's text, else the input as JSON). A run that goes on from where the thread
+//   stopped (a resume, a breakpoint) continues that entry.
+// - In the history each checkpoint's `tasks` are the superstep that follows it, each with what it
+//   wrote (`result`), its error or its interrupts; the next checkpoint's values are the state
+//   after. A task whose result the history does not keep (one that was interrupted and resumed, a
+//   subgraph node) wrote what changed between the two; one that wrote nothing went where its
+//   Command sent it (`goto`).
+// - A model's reply (an AI message whose ID is a model call's, `run-...`) becomes a `message`,
+//   cut in the chunks its stream showed; a ToolMessage answers a tool call as a tool node does
+//   when the stream showed the tool run (`tools`), else as the plain write it was.
+// - Custom events are placed in the task their time falls in; each task's time is the time between
+//   its checkpoint and the one before, less the time its reply streamed.
+// - A subgraph node's steps are read from the subgraph's own history, by its namespace.
+import type { RunSighting, StreamedEvent } from './traffic.js';
+import type { UpstreamState } from './upstream.js';
+
+type Values = Record<string, unknown>;
+
+/** A step's task as the config writes it (graph-config.ts's TASK), built up here. */
+export interface RecordedTask {
+  node: string;
+  do?: Values[];
+  message?: Values;
+  tools?: string[];
+  update?: Values;
+  goto?: string | string[];
+  interrupt?: unknown;
+  error?: { name: string; message: string };
+  subgraph?: RecordedStep[];
+}
+export type RecordedStep = RecordedTask | { parallel: RecordedTask[] };
+
+/** An entry of a graph's `runs`. */
+export interface RecordedRun {
+  match?: string;
+  match_input?: string;
+  steps: RecordedStep[];
+}
+
+/** A write to a key, and the key's value before and after it: what the key's reducer is read from. */
+export interface Transition {
+  key: string;
+  before: unknown;
+  writes: unknown[];
+  after: unknown;
+}
+
+/** What a thread's history showed: its runs by graph, the values its writes made, the state before any input. */
+export interface ThreadRecording {
+  runs: { graphId: string; run: RecordedRun }[];
+  transitions: Transition[];
+  /** The values of the thread's first input checkpoint: the keys with defaults. */
+  initialValues: { graphId: string; values: Values } | undefined;
+  /** What could not be recorded, for the user to read. */
+  notes: string[];
+}
+
+const START = '__start__';
+const MODEL_MESSAGE_ID = /^run-[0-9a-f-]{36}$/;
+const MADE_ID = /^(run-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(-tool-.*)?$/i;
+
+export function recordThread(
+  threadId: string,
+  root: UpstreamState[],
+  subgraphHistory: (namespace: string) => UpstreamState[],
+  sightings: ReadonlyMap<string, RunSighting>,
+): ThreadRecording {
+  const recording: ThreadRecording = { runs: [], transitions: [], initialValues: undefined, notes: [] };
+  const byId = new Map(root.map((state) => [state.checkpoint.checkpoint_id, state]));
+  const parentOf = (state: UpstreamState) => (state.parent_checkpoint ? byId.get(state.parent_checkpoint.checkpoint_id) : undefined);
+  let entry: { graphId: string; run: RecordedRun; stepOf: Map<string, RecordedStep> } | undefined;
+  for (const { runId, states } of runsOf(root)) {
+    const first = states[0]!;
+    const graphId = String(first.metadata.graph_id ?? '');
+    const sighting = sightings.get(runId);
+    const isInput = first.metadata.source === 'input' && first.next.length === 1 && first.next[0] === START;
+    if (isInput) {
+      const input = (first.tasks.find((task) => task.name === START)?.result ?? sightingInput(sighting) ?? {}) as Values;
+      recording.initialValues ??= { graphId, values: first.values };
+      entry = { graphId, run: { ...matchOf(input), steps: [] }, stepOf: new Map() };
+      recording.runs.push({ graphId: entry.graphId, run: entry.run });
+    } else if (!entry || entry.graphId !== graphId) {
+      recording.notes.push(`run ${runId} on thread ${threadId} goes on from before the recording began: left out`);
+      continue;
+    }
+    const current = entry;
+    const timeline = sighting ? streamTimeline(sighting.events) : undefined;
+    for (const state of states) {
+      const before = parentOf(state);
+      if (!before || state.metadata.source !== 'loop' || (before.next.length === 1 && before.next[0] === START)) continue;
+      const step = superstepOf(before, state, subgraphHistory, timeline, recording.transitions);
+      // A superstep that was interrupted before is the same step, now done: its tasks gain what they wrote.
+      const pending = current.stepOf.get(before.checkpoint.checkpoint_id);
+      if (pending) completeStep(pending, step);
+      else current.run.steps.push(step);
+    }
+    // The run stopped at an interrupt or raised: the superstep it stopped in is a step too.
+    const last = states.at(-1)!;
+    const stopped = last.tasks.filter((task) => task.interrupts?.length || task.error);
+    if (stopped.length > 0 && last.next.length > 0) {
+      const step = stoppedStep(last, subgraphHistory, timeline);
+      current.run.steps.push(step);
+      current.stepOf.set(last.checkpoint.checkpoint_id, step);
+    }
+  }
+  return recording;
+}
+
+/** The thread's checkpoints grouped by the run that wrote them, in order; state updates (no run) are left out. */
+function runsOf(states: UpstreamState[]): { runId: string; states: UpstreamState[] }[] {
+  const runs: { runId: string; states: UpstreamState[] }[] = [];
+  for (const state of states) {
+    const runId = state.metadata.run_id;
+    if (typeof runId !== 'string') continue;
+    const last = runs.at(-1);
+    if (last?.runId === runId) last.states.push(state);
+    else runs.push({ runId, states: [state] });
+  }
+  return runs;
+}
+
+function sightingInput(sighting: RunSighting | undefined): Values | undefined {
+  const input = sighting?.body?.input;
+  return input !== null && typeof input === 'object' ? (input as Values) : undefined;
+}
+
+/** How a run's entry is chosen: the text of its input's last human message, else its input as JSON. */
+function matchOf(input: Values): { match?: string; match_input?: string } {
+  const messages = Array.isArray(input.messages) ? (input.messages as Values[]) : [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.type === 'human' || message.role === 'user' || message.role === 'human') {
+      const text = textOf(message.content);
+      return text === '' ? {} : { match: text };
+    }
+  }
+  return Object.keys(input).length === 0 ? {} : { match_input: JSON.stringify(input) };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((block) => (block && typeof block === 'object' && typeof block.text === 'string' ? block.text : '')).join('');
+}
+
+/** One superstep: the tasks of `before` that produced `after`, with what each wrote and how long it took. */
+function superstepOf(
+  before: UpstreamState,
+  after: UpstreamState,
+  subgraphHistory: (namespace: string) => UpstreamState[],
+  timeline: StreamTimeline | undefined,
+  transitions: Transition[],
+): RecordedStep {
+  const tasks = before.tasks.filter((task) => task.name !== START);
+  const elapsed = Math.max(0, Date.parse(after.created_at) - Date.parse(before.created_at));
+  const writes = new Map<string, Values>();
+  const recorded = tasks.map((task) => {
+    const namespace = task.checkpoint?.checkpoint_ns;
+    // What the task wrote: its result, or (not kept for a resumed or subgraph task) what changed.
+    const written = (task.result ?? (task.interrupts?.length || namespace ? changed(before.values, after.values) : undefined)) as
+      | Values
+      | undefined;
+    if (written) writes.set(task.name, written);
+    const built: RecordedTask = { node: task.name };
+    if (task.interrupts?.length) built.interrupt = task.interrupts[0]!.value;
+    if (namespace) {
+      const inner = subgraphHistory(namespace);
+      built.subgraph = inner.length > 0 ? innerSteps(inner, subgraphHistory, timeline) : undefined;
+      if (!built.subgraph) delete built.subgraph;
+    }
+    // A node that wrote nothing, or whose stream showed it returned a Command, went where the Command sent it.
+    const command = timeline?.commandOf(task.name);
+    if (command || (!written && !namespace && !task.interrupts?.length)) {
+      const to = command ?? after.next;
+      built.goto = to.length === 0 ? '__end__' : to.length === 1 ? to[0]! : to;
+    }
+    if (written && !built.subgraph) describeWrites(built, written, timeline);
+    timeTask(built, tasks.length === 1 ? elapsed : (timeline?.taskTime(task.name) ?? elapsed), timeline);
+    return built;
+  });
+  for (const key of new Set([...writes.values()].flatMap((written) => Object.keys(written))))
+    transitions.push({
+      key,
+      before: before.values[key],
+      writes: [...writes.values()].filter((written) => Object.hasOwn(written, key)).map((written) => written[key]),
+      after: after.values[key],
+    });
+  return recorded.length === 1 ? recorded[0]! : { parallel: recorded };
+}
+
+/** The superstep a run stopped in: its interrupted tasks (and those that wrote before it stopped), or the one that raised. */
+function stoppedStep(
+  last: UpstreamState,
+  subgraphHistory: (namespace: string) => UpstreamState[],
+  timeline?: StreamTimeline,
+): RecordedStep {
+  const tasks = last.tasks.map((task): RecordedTask => {
+    const built: RecordedTask = { node: task.name };
+    if (task.error) built.error = errorOf(task.error);
+    else if (task.interrupts?.length) built.interrupt = task.interrupts[0]!.value;
+    else if (task.result) built.update = withoutMadeIds(task.result);
+    const namespace = task.checkpoint?.checkpoint_ns;
+    if (namespace) {
+      const inner = subgraphHistory(namespace);
+      if (inner.length > 0) {
+        built.subgraph = innerSteps(inner, subgraphHistory, timeline);
+        delete built.interrupt;
+      }
+    }
+    return built;
+  });
+  return tasks.length === 1 ? tasks[0]! : { parallel: tasks };
+}
+
+/** A resumed superstep's tasks gain what they wrote once resumed. */
+function completeStep(pending: RecordedStep, done: RecordedStep): void {
+  const pendingTasks = 'parallel' in pending ? pending.parallel : [pending];
+  const doneTasks = 'parallel' in done ? done.parallel : [done];
+  for (const task of pendingTasks) {
+    const finished = doneTasks.find((candidate) => candidate.node === task.node);
+    if (!finished || task.subgraph) continue;
+    for (const key of ['message', 'tools', 'update', 'do'] as const)
+      if (finished[key] !== undefined) (task as unknown as Values)[key] = finished[key];
+  }
+}
+
+/** A subgraph's steps, from its own history (one run, from its input checkpoint). */
+function innerSteps(
+  states: UpstreamState[],
+  subgraphHistory: (namespace: string) => UpstreamState[],
+  timeline: StreamTimeline | undefined,
+): RecordedStep[] {
+  const byId = new Map(states.map((state) => [state.checkpoint.checkpoint_id, state]));
+  const steps: RecordedStep[] = [];
+  const stepOf = new Map<string, RecordedStep>();
+  for (const state of states) {
+    const before = state.parent_checkpoint ? byId.get(state.parent_checkpoint.checkpoint_id) : undefined;
+    if (!before || state.metadata.source !== 'loop' || (before.next.length === 1 && before.next[0] === START)) continue;
+    const step = superstepOf(before, state, subgraphHistory, timeline, []);
+    const pending = stepOf.get(before.checkpoint.checkpoint_id);
+    if (pending) completeStep(pending, step);
+    else steps.push(step);
+  }
+  const last = states.at(-1);
+  if (last && last.next.length > 0 && last.tasks.some((task) => task.interrupts?.length || task.error))
+    steps.push(stoppedStep(last, subgraphHistory, timeline));
+  // A subgraph resumed: its interrupted step appears once, then (resumed) as a step of its own: keep one.
+  return steps;
+}
+
+/** What changed from `before` to `after`: the keys whose value differs, `messages` as the messages new or changed. */
+function changed(before: Values, after: Values): Values {
+  const written: Values = {};
+  for (const [key, value] of Object.entries(after)) {
+    if (JSON.stringify(before[key]) === JSON.stringify(value)) continue;
+    if (key === 'messages' && Array.isArray(value) && Array.isArray(before[key])) {
+      const old = new Map((before[key] as Values[]).map((message) => [message.id, JSON.stringify(message)]));
+      written[key] = (value as Values[]).filter((message) => old.get(message.id) !== JSON.stringify(message));
+    } else written[key] = value;
+  }
+  return written;
+}
+
+/** A task's writes as the config says them: a model's reply as `message`, tool answers as `tools` when run as tools, the rest as `update`. */
+function describeWrites(task: RecordedTask, written: Values, timeline: StreamTimeline | undefined): void {
+  const update: Values = {};
+  const literal: Values[] = [];
+  for (const [key, value] of Object.entries(written)) {
+    if (key !== 'messages') {
+      update[key] = value;
+      continue;
+    }
+    const messages = (Array.isArray(value) ? value : [value]) as Values[];
+    const tools: string[] = [];
+    for (const message of messages) {
+      if (
+        message.type === 'ai' &&
+        typeof message.id === 'string' &&
+        MODEL_MESSAGE_ID.test(message.id) &&
+        // A model's reply is the concatenation of its stream: an AIMessageChunk, with `tool_call_chunks`.
+        Array.isArray(message.tool_call_chunks) &&
+        typeof message.content === 'string' &&
+        !task.message
+      ) {
+        task.message = modelMessage(message, timeline);
+      } else if (
+        message.type === 'tool' &&
+        typeof message.tool_call_id === 'string' &&
+        timeline?.ranTool(message.tool_call_id) &&
+        typeof message.content === 'string'
+      ) {
+        tools.push(message.content);
+      } else literal.push(withoutMadeId(message));
+    }
+    if (tools.length > 0) task.tools = tools;
+    if (literal.length > 0) update.messages = literal;
+  }
+  if (Object.keys(update).length > 0) task.update = update;
+}
+
+/** A model's reply as a `message`: its text, tool calls, and the chunks its stream showed, with the pause before each. */
+function modelMessage(message: Values, timeline: StreamTimeline | undefined): Values {
+  const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Values[]) : [];
+  const described: Values = { text: message.content };
+  if (calls.length > 0)
+    described.tool_calls = calls.map((call) => ({ name: call.name, args: call.args ?? {}, ...(call.id ? { id: call.id } : {}) }));
+  if (typeof message.name === 'string') described.name = message.name;
+  const chunks = timeline?.chunksOf(message.id as string);
+  if (chunks && chunks.texts.length > 0) {
+    described.chunks = chunks.texts;
+    described.delay_ms = chunks.delayMs;
+  } else described.chunk = 'whole';
+  return described;
+}
+
+/** A task's time: a pause before it writes, less the time its reply streamed; custom events placed by when they came. */
+function timeTask(task: RecordedTask, elapsedMs: number, timeline: StreamTimeline | undefined): void {
+  const streaming =
+    task.message && Array.isArray(task.message.chunks) ? (task.message.chunks as unknown[]).length * Number(task.message.delay_ms ?? 0) : 0;
+  const customs = timeline?.customsOf(task.node) ?? [];
+  const work = Math.max(0, Math.round(elapsedMs - streaming));
+  if (customs.length === 0) {
+    if (work > 0) task.do = [{ delay_ms: work }, ...actionsOf(task)];
+  } else {
+    const actions: Values[] = [];
+    let used = 0;
+    for (const custom of customs) {
+      const wait = Math.max(0, Math.min(work - used, Math.round(custom.offsetMs - used)));
+      if (wait > 0) actions.push({ delay_ms: wait });
+      used += wait;
+      actions.push({ custom: custom.value });
+    }
+    if (work - used > 0) actions.push({ delay_ms: work - used });
+    task.do = [...actions, ...actionsOf(task)];
+  }
+  if (task.do) {
+    delete task.message;
+    delete task.interrupt;
+  }
+}
+
+/** The shorthand actions of a task (its interrupt, then its reply) as `do` actions, in that order. */
+function actionsOf(task: RecordedTask): Values[] {
+  return [...(task.interrupt !== undefined ? [{ interrupt: task.interrupt }] : []), ...(task.message ? [{ message: task.message }] : [])];
+}
+
+function errorOf(error: string): { name: string; message: string } {
+  try {
+    const parsed = JSON.parse(error) as Values;
+    if (typeof parsed.message === 'string')
+      return { name: typeof parsed.name === 'string' ? parsed.name : 'Error', message: parsed.message };
+  } catch {
+    // The error as the server wrote it: its message.
+  }
+  return { name: 'Error', message: error };
+}
+
+/** A message written as it was, but for an ID the server made (the replay makes its own). */
+function withoutMadeId(message: Values): Values {
+  if (typeof message.id !== 'string' || !MADE_ID.test(message.id)) return message;
+  const { id: _id, ...rest } = message;
+  return rest;
+}
+
+function withoutMadeIds(written: Values): Values {
+  return Array.isArray(written.messages) ? { ...written, messages: (written.messages as Values[]).map(withoutMadeId) } : written;
+}
+
+/** What a run's stream showed: each reply's chunks, which tool calls ran as tools, each node's custom events and time. */
+interface StreamTimeline {
+  chunksOf(messageId: string): { texts: string[]; delayMs: number } | undefined;
+  ranTool(toolCallId: string): boolean;
+  customsOf(node: string): { offsetMs: number; value: unknown }[];
+  taskTime(node: string): number | undefined;
+  /** Where a node's Command sent the graph, when its stream (events mode) showed it returned one. */
+  commandOf(node: string): string[] | undefined;
+}
+
+function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | undefined {
+  if (events.length === 0) return undefined;
+  const chunks = new Map<string, { text: string; at: number }[]>();
+  const tools = new Set<string>();
+  const starts = new Map<string, number>();
+  const commands = new Map<string, string[][]>();
+  const ends = new Map<string, number>();
+  type Custom = { offsetMs: number; value: unknown };
+  // Per node, the custom events of each of its tasks in turn (a node may run in several supersteps).
+  const batches = new Map<string, Custom[][]>();
+  const open = new Map<string, Custom[]>();
+  const attribute = (node: string, offsetMs: number, value: unknown) => open.set(node, [...(open.get(node) ?? []), { offsetMs, value }]);
+  // A custom event belongs to the task running (the tasks mode says which), else to the next task that ends.
+  let running: string | undefined;
+  let pending: { at: number; value: unknown }[] = [];
+  let lastMarker = 0;
+  const ended = (node: string, at: number) => {
+    ends.set(node, at);
+    for (const custom of pending) attribute(node, custom.at - (starts.get(node) ?? lastMarker), custom.value);
+    pending = [];
+    batches.set(node, [...(batches.get(node) ?? []), open.get(node) ?? []]);
+    open.delete(node);
+    if (running === node) running = undefined;
+    lastMarker = at;
+  };
+  for (const event of events) {
+    const name = event.event.split('|')[0]!;
+    const data = event.data as Values | Values[] | undefined;
+    const object = data && !Array.isArray(data) ? data : undefined;
+    if (name === 'messages' && Array.isArray(data)) {
+      const chunk = data[0] as Values;
+      const metadata = data[1] as Values | undefined;
+      if (typeof chunk?.id === 'string' && typeof chunk.content === 'string' && metadata?.ls_integration === 'langchain_chat_model')
+        chunks.set(chunk.id, [...(chunks.get(chunk.id) ?? []), { text: chunk.content, at: event.at }]);
+    } else if (name === 'tools' && object?.event === 'on_tool_start' && typeof object.toolCallId === 'string') {
+      tools.add(object.toolCallId);
+    } else if (name === 'events' && object?.event === 'on_tool_start') {
+      const callId =
+        (object.metadata as Values | undefined)?.tool_call_id ?? ((object.data as Values | undefined)?.tool_call_id as string | undefined);
+      if (typeof callId === 'string') tools.add(callId);
+    } else if (name === 'events' && object?.event === 'on_chain_end' && typeof object.name === 'string') {
+      const output = (object.data as Values | undefined)?.output as Values | undefined;
+      if (output?.lg_name === 'Command')
+        commands.set(object.name, [...(commands.get(object.name) ?? []), [output.goto ?? []].flat() as string[]]);
+    } else if (name === 'tasks' && typeof object?.name === 'string') {
+      if (Object.hasOwn(object, 'input')) {
+        starts.set(object.name, event.at);
+        running = object.name;
+      } else ended(object.name, event.at);
+    } else if (name === 'updates' && object) {
+      for (const node of Object.keys(object)) if (node !== '__interrupt__') ended(node, event.at);
+    } else if (name === 'custom') {
+      if (running) attribute(running, event.at - (starts.get(running) ?? lastMarker), event.data);
+      else pending.push({ at: event.at, value: event.data });
+    } else if (name === 'metadata' || name === 'values' || name === 'checkpoints') lastMarker = event.at;
+  }
+  // Custom events no task's end followed: the first task that asks has them.
+  let unplaced = pending.map((custom) => ({ offsetMs: custom.at - lastMarker, value: custom.value }));
+  return {
+    chunksOf(messageId) {
+      const seen = chunks.get(messageId);
+      if (!seen || seen.length === 0) return undefined;
+      const gaps = seen.slice(1).map((chunk, i) => chunk.at - seen[i]!.at);
+      const delayMs = gaps.length === 0 ? 0 : Math.round(gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length);
+      return { texts: seen.map((chunk) => chunk.text), delayMs };
+    },
+    ranTool: (toolCallId) => tools.has(toolCallId),
+    customsOf(node) {
+      const found = [...(batches.get(node)?.shift() ?? []), ...unplaced];
+      unplaced = [];
+      return found;
+    },
+    commandOf: (node) => commands.get(node)?.shift(),
+    taskTime(node) {
+      const start = starts.get(node);
+      const end = ends.get(node);
+      return start !== undefined && end !== undefined ? end - start : undefined;
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// What the recorder reads from the upstream agent server itself, with its API key: the graphs it
+// serves (each default assistant, its drawing and schemas), and a thread's whole history (its
+// root checkpoints, and a subgraph's by namespace), which is where a run's steps are read from.
+type Values = Record<string, unknown>;
+
+/** A checkpoint as the upstream's history answers it. */
+export interface UpstreamState {
+  values: Values;
+  next: string[];
+  tasks: {
+    id: string;
+    name: string;
+    error?: string | null;
+    interrupts?: { value: unknown; id?: string }[];
+    checkpoint?: { checkpoint_ns?: string } | null;
+    result?: Values | null;
+  }[];
+  metadata: Values;
+  created_at: string;
+  checkpoint: { checkpoint_id: string };
+  parent_checkpoint?: { checkpoint_id: string } | null;
+}
+
+/** A graph the upstream serves, as its default assistant and graph endpoints describe it. */
+export interface UpstreamGraph {
+  graphId: string;
+  assistant: { assistant_id: string; config: Values; context: Values; metadata: Values; description?: string | null };
+  drawing: { plain: Values; xray: Values } | undefined;
+  schemas: Values | undefined;
+  /** What the upstream did not answer about it. */
+  missing: string[];
+}
+
+export class Upstream {
+  constructor(
+    private readonly base: URL,
+    private readonly apiKey: string | undefined,
+  ) {}
+
+  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const url = new URL(`${this.base.pathname.replace(/\/$/, '')}${path}`, this.base);
+    const response = await fetch(url, {
+      method,
+      // No content type without a body: a server reads a GET that declares JSON as a malformed body.
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(this.apiKey ? { 'x-api-key': this.apiKey } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    return (await response.json()) as T;
+  }
+
+  /** Whether the upstream answers at all (its `/ok`). */
+  async reachable(): Promise<boolean> {
+    try {
+      await this.request('GET', '/ok');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Every graph the upstream serves: one per default assistant (`created_by: system`), with its
+   * drawing and schemas; what the upstream fails to answer of them is left out (and said in `missing`).
+   */
+  async graphs(): Promise<UpstreamGraph[]> {
+    const assistants = await this.request<UpstreamGraph['assistant'][]>('POST', '/assistants/search', {
+      metadata: { created_by: 'system' },
+      limit: 1000,
+    });
+    const orNone = <T>(read: Promise<T>, what: string, missing: string[]) =>
+      read.catch((error: Error) => {
+        missing.push(`${what}: ${error.message}`);
+        return undefined;
+      });
+    return Promise.all(
+      assistants.map(async (assistant) => {
+        const id = encodeURIComponent(assistant.assistant_id);
+        const missing: string[] = [];
+        const [plain, xray, schemas] = await Promise.all([
+          orNone(this.request<Values>('GET', `/assistants/${id}/graph`), 'its drawing', missing),
+          orNone(this.request<Values>('GET', `/assistants/${id}/graph?xray=true`), 'its drawing with xray', missing),
+          orNone(this.request<Values>('GET', `/assistants/${id}/schemas`), 'its schemas', missing),
+        ]);
+        return {
+          graphId: (assistant as Values).graph_id as string,
+          assistant,
+          drawing: plain ? { plain, xray: xray ?? plain } : undefined,
+          schemas,
+          missing,
+        };
+      }),
+    );
+  }
+
+  /** A thread's history, oldest first: its root checkpoints, or those of the subgraph at `namespace`. */
+  async history(threadId: string, namespace = ''): Promise<UpstreamState[]> {
+    const body = namespace === '' ? { limit: 1000 } : { limit: 1000, checkpoint: { checkpoint_ns: namespace } };
+    const states = await this.request<UpstreamState[]>('POST', `/threads/${encodeURIComponent(threadId)}/history`, body);
+    return states.reverse();
+  }
+}
