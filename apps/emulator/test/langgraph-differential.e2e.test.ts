@@ -4,16 +4,28 @@
 // description saying "**Differs from the LangGraph JS server** (`<id>`): ..., because ...";
 // DIFFERENCES below says where each one shows. A new difference fails the test, and so does a
 // listed one that no longer shows: the list in the spec stays exactly what users meet.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { freePort } from '@agentplane/openapi-toolkit';
 import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
-import { startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
+import {
+  API_TEST_GRAPHS,
+  SHAPE_ASSISTANT_CONFIGS,
+  SHAPE_GRAPHS,
+  startLangGraphServer,
+} from '../../../reference-servers/langgraph-js/server.mjs';
+import { readConfigFile } from '../src/config.js';
+import type { Recorder } from '../src/recorder/recorder.js';
+import { startRecorder } from '../src/recorder/recorder.js';
 import type { TestEmulator } from './support/harness.js';
 import { isUuid, specOf, startTestEmulator } from './support/harness.js';
 import { RUN_GRAPHS, RUN_SCENARIOS } from './support/langgraph-run-scenarios.js';
 import type { Scenario } from './support/langgraph-scenarios.js';
 import { SCENARIOS } from './support/langgraph-scenarios.js';
+import { APP_SUITE, SHAPE_SCENARIOS } from './support/langgraph-shape-scenarios.js';
 import { STREAM_SCENARIOS } from './support/langgraph-stream-scenarios.js';
 
 /** One place where the two observations differ; `path` has `[*]` for every array index. */
@@ -81,6 +93,7 @@ const isAt = (place: Place, seen: { scenario: string; path: string }) =>
  */
 const DIFFERENCES: Record<string, Place[]> = {
   'thread-values': [
+    { scenario: '*', path: '$.waited.thread.values' },
     { scenario: 'run that creates its thread', path: '$.thread.values' },
     { scenario: 'create empty', path: '$.values' },
     { scenario: 'create with ttl', path: '$.values' },
@@ -89,12 +102,18 @@ const DIFFERENCES: Record<string, Place[]> = {
     { scenario: 'search with extract', path: '$[*].values' },
   ],
   'thread-state-updated-at': [
+    { scenario: '*', path: '$.waited.thread.state_updated_at' },
     { scenario: 'run that creates its thread', path: '$.thread.state_updated_at' },
     { scenario: '*', path: '$.state_updated_at' },
     { scenario: 'copy', path: '$.copy.state_updated_at' },
     { scenario: 'search with extract', path: '$[*].state_updated_at' },
   ],
   'state-checkpoint-fields': [
+    // Graphs of several shapes, recorded and replayed (SHAPE_SCENARIOS): their states and histories.
+    {
+      scenario: '*',
+      path: /^\$\.(streamed|streamedWithSubgraphs|waited)\.(state|history\[\*\])\.(checkpoint_id|parent_checkpoint_id|metadata\.checkpoint_id)$/,
+    },
     ...['', '.state', '.history[*]'].flatMap((at) =>
       ['checkpoint_id', 'parent_checkpoint_id', 'metadata.checkpoint_id', 'metadata.graph_id', 'metadata.writes'].map((field) => ({
         scenario: '*',
@@ -111,6 +130,7 @@ const DIFFERENCES: Record<string, Place[]> = {
     ...['langgraph_version', 'langgraph_api_url'].map((key) => ({ scenario: '*', path: `$.history.entries[*].metadata.${key}` })),
     // In streams: the metadata of every task, model call and debug checkpoint, and the versions LangChain adds to a model call's.
     { scenario: '*', path: /^\$\.[a-z+-]+(\.runs\[\*\]\[\*\]|\[\*\]).*\.(langgraph_version|langgraph_api_url|versions)$/ },
+    { scenario: '*', path: /^\$\.(streamed|streamedWithSubgraphs|waited)\..*\.(langgraph_version|langgraph_api_url|versions)$/ },
   ],
   'tool-message-metadata': [
     '$.answer.messages[*].metadata',
@@ -123,8 +143,14 @@ const DIFFERENCES: Record<string, Place[]> = {
     .map((path): Place => ({ scenario: '*', path }))
     // In streams and their final state: every tool message, wherever an event carries one.
     .concat({ scenario: '*', path: /^\$\.[a-z+-]+[.[].*(messages\[\*\](\[\*\])?|output|data\[\*\])\.metadata$/ }),
-  'run-error-message': [{ scenario: 'scripted error', path: '$.answer.__error__.message' }],
-  'task-error-message': [{ scenario: 'scripted error', path: '$.after.tasks[*].error' }],
+  'run-error-message': [
+    { scenario: 'scripted error', path: '$.answer.__error__.message' },
+    { scenario: 'shape custom_error', path: /^\$\.(waited|joined)\.answers\[\*\]\.__error__\.(error|message)$/ },
+  ],
+  'task-error-message': [
+    { scenario: 'scripted error', path: '$.after.tasks[*].error' },
+    { scenario: 'shape custom_error', path: /^\$\.(streamed|waited)\.(state|history\[\*\])\.tasks\[\*\]\.error$/ },
+  ],
   'checkpoint-not-sticky': [{ scenario: 'a plain run after regenerating', path: '$.next.messages' }],
   'rollback-deletes-the-run': [
     ...['$.run.answer', '$.run.failedWith', '$.status'].map((path) => ({ scenario: 'cancel with rollback', path })),
@@ -198,6 +224,9 @@ const DIFFERENCES: Record<string, Place[]> = {
   'join-stream-unknown-run-404': ['$.status', '$.events'].map((path) => ({ scenario: 'join stream of an unknown run', path })),
   'thread-stream': [{ scenario: 'thread stream', path: '$.status' }],
   'join-stream-mode-filter': [{ scenario: 'join stream with stream_mode', path: '$.events' }],
+  'debug-subgraph-task-results': [
+    { scenario: 'shape weather', path: /^\$\.streamedWithSubgraphs\.runs\[\*\]\.debug\[\*\]\.data\.payload\.tasks\[\*\]\.result$/ },
+  ],
   'join-after-unsent-event-id': ['$.events', '$.texts'].map((path) => ({
     scenario: 'join stream after a Last-Event-ID not reached yet',
     path,
@@ -336,6 +365,52 @@ describe('the same runs streamed in every stream mode on the emulator and on the
       expect(emulatorRuns.errors).toEqual([]);
     }, 300_000);
   }
+});
+
+describe('real graphs of several shapes, recorded through agentplane-emulator record and replayed', () => {
+  // The real server runs the reference graphs; the recorder sits in front of it while the
+  // scenarios and the app's own suite run; the emulator then replays what it wrote.
+  let shapes: LangGraphServer;
+  let recorder: Recorder;
+  let replay: TestEmulator;
+  const onUpstream: Record<string, Outcome> = {};
+  const recording = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-recording-')), 'recording.yaml');
+
+  beforeAll(async () => {
+    shapes = await startLangGraphServer({
+      port: await freePort(),
+      rawGraphs: { ...SHAPE_GRAPHS, weather: API_TEST_GRAPHS.weather! },
+      assistantConfigs: SHAPE_ASSISTANT_CONFIGS,
+    });
+    recorder = await startRecorder({ upstream: new URL(shapes.url), out: recording, port: 0, host: '127.0.0.1' });
+    for (const scenario of Object.keys(SHAPE_SCENARIOS))
+      onUpstream[scenario] = await observe(recorder.url, scenario, 'recorded', SHAPE_SCENARIOS, maskStream);
+    // The app's suite, against the real server: it passes there.
+    for (const [name, test] of Object.entries(APP_SUITE))
+      await test(sdk(recorder.url)).catch((error: Error) => {
+        throw new Error(`the app suite failed against the real server itself, at "${name}": ${error.message}`);
+      });
+    await recorder.stop();
+    replay = await startTestEmulator({ config: readConfigFile(recording) });
+  }, 600_000);
+  afterAll(async () => {
+    await Promise.all([shapes?.stop(), replay?.close()]);
+    fs.rmSync(path.dirname(recording), { recursive: true, force: true });
+  });
+
+  for (const scenario of Object.keys(SHAPE_SCENARIOS)) {
+    it(scenario, async () => {
+      const onReplay = await observe(replay.agentServerUrl, scenario, 'recorded', SHAPE_SCENARIOS, maskStream);
+      expectDeclared(differencesOf(scenario, onUpstream[scenario]!, onReplay));
+      expect(replay.errors).toEqual([]);
+    }, 120_000);
+  }
+
+  for (const [name, test] of Object.entries(APP_SUITE))
+    it(`the app's own suite passes against the replay, unchanged: ${name}`, async () => {
+      await test(sdk(replay.agentServerUrl));
+      expect(replay.errors).toEqual([]);
+    }, 60_000);
 });
 
 describe('the list of differences', () => {

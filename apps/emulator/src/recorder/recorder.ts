@@ -66,6 +66,23 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const capturing = new Map<string, Promise<void>>();
   const secrets = new Set<string>(options.apiKey ? [options.apiKey] : []);
   const notes: string[] = [];
+  /** Stateless runs made in the background, whose threads are read (and deleted) when the recorder stops. */
+  const inBackground = new Set<string>();
+
+  /** A stateless run's thread, found, read and deleted, as the upstream would have deleted it. */
+  const readStateless = async (runId: string) => {
+    try {
+      const threadId = await upstream.threadOfRun(runId);
+      if (!threadId) return;
+      const sighting = sightings.get(runId);
+      if (sighting) sighting.threadId = threadId;
+      await capture(threadId);
+      await upstream.deleteThread(threadId);
+    } catch (error) {
+      notes.push(`the thread of stateless run ${runId} could not be read: ${(error as Error).message}`);
+    }
+  };
+  const readingStateless: Promise<void>[] = [];
 
   /** Reads a thread's histories now (one read at a time per thread: a later one waits for the earlier). */
   const capture = (threadId: string): Promise<void> => {
@@ -90,6 +107,11 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     if (threadId && !(exchange.method === 'DELETE' && pathOf(exchange.target) === `/threads/${threadId}`)) threads.add(threadId);
     const sighting = runSightingOf(exchange);
     if (!sighting) return;
+    if (!sighting.threadId && exchange.rewritten) {
+      // A waited or streamed run has ended with its answer; one made in the background is read at the end.
+      if (/^\/runs$/.test(pathOf(exchange.target))) inBackground.add(sighting.runId);
+      else readingStateless.push(readStateless(sighting.runId));
+    }
     const known = sightings.get(sighting.runId);
     // Several readers of one run: the stream that showed the most, with the request that made it.
     if (!known || sighting.events.length > known.events.length)
@@ -106,6 +128,18 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     port: options.port,
     host: options.host,
     onExchange,
+    // A stateless run's thread is kept for the recorder to read (it deletes it afterwards, as the
+    // upstream would have): the run's steps are read from its history as any run's.
+    rewriteBody(method, target, body) {
+      if (method !== 'POST' || !/^\/runs(\/wait|\/stream)?$/.test(pathOf(target))) return body;
+      try {
+        const run = JSON.parse(body.toString('utf8'));
+        if (run === null || typeof run !== 'object' || Array.isArray(run) || (run.on_completion ?? 'delete') !== 'delete') return body;
+        return Buffer.from(JSON.stringify({ ...run, on_completion: 'keep' }));
+      } catch {
+        return body;
+      }
+    },
     // A thread about to be deleted is read first: its runs are recorded all the same.
     async beforeForward(method, target) {
       const threadId = threadOf(target);
@@ -120,6 +154,8 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     url: proxy.url,
     async stop() {
       await proxy.close();
+      await Promise.all(readingStateless);
+      await Promise.all([...inBackground].map(readStateless));
       await Promise.all(capturing.values());
       await Promise.all([...threads].map(capture));
       try {

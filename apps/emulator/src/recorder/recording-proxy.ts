@@ -17,6 +17,8 @@ export interface RecordedExchange {
   target: string;
   requestHeaders: Readonly<Record<string, string | string[] | undefined>>;
   requestBody: Buffer;
+  /** Whether the upstream got another body than the client sent (rewriteBody). */
+  rewritten: boolean;
   status: number;
   responseHeaders: Readonly<Record<string, string | string[] | undefined>>;
   /** The answer's body in the chunks it arrived in, each with its arrival in ms after the request was sent. */
@@ -38,6 +40,8 @@ export interface RecordingProxyOptions {
    * thread holds before a request deletes it.
    */
   beforeForward?(method: string, target: string): Promise<void> | void;
+  /** The body the upstream gets in place of the client's (the recorder keeps a stateless run's thread to read it). */
+  rewriteBody?(method: string, target: string, body: Buffer): Buffer;
 }
 
 export interface RecordingProxy {
@@ -72,6 +76,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       const method = req.method ?? 'GET';
       const target = req.url ?? '/';
       const requestBody = Buffer.concat(body);
+      const forwardedBody = options.rewriteBody?.(method, target, requestBody) ?? requestBody;
       try {
         await options.beforeForward?.(method, target);
       } catch {
@@ -80,7 +85,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       const headers: http.OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(req.headers)) if (!NOT_FORWARDED.has(name) && value !== undefined) headers[name] = value;
       if (options.apiKey) headers['x-api-key'] = options.apiKey;
-      if (requestBody.length > 0) headers['content-length'] = requestBody.length;
+      if (forwardedBody.length > 0) headers['content-length'] = forwardedBody.length;
       const sent = performance.now();
       const forward = (secure ? https : http).request(
         {
@@ -111,6 +116,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
               target,
               requestHeaders: req.headers,
               requestBody,
+              rewritten: forwardedBody !== requestBody,
               status: answer.statusCode ?? 502,
               responseHeaders: answer.headers,
               responseChunks: chunks,
@@ -130,7 +136,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         res.writeHead(502, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ detail: `The upstream agent server ${upstream.origin} could not be reached: ${error.message}` }));
       });
-      forward.end(requestBody);
+      forward.end(forwardedBody);
     });
   });
   server.keepAliveTimeout = 30_000;

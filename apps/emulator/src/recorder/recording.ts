@@ -32,15 +32,26 @@ export function recordingConfig(input: RecordingInput): { graphs: Record<string,
   const runsOf = new Map<string, RecordedRun[]>();
   const transitionsOf = new Map<string, Transition[]>();
   const initialOf = new Map<string, Values>();
+  const breakpointsOf = new Map<string, Map<string, Set<string>>>();
+  /** Each graph's subgraph nodes' states: by graph, by node. */
+  const subgraphsOf = new Map<string, Map<string, { initial: Values; keys: Set<string>; transitions: Transition[] }>>();
   for (const thread of input.threads) {
-    for (const { graphId, run } of thread.runs) {
-      const runs = runsOf.get(graphId) ?? [];
-      // The same conversation held again (in another thread, another test) is one entry.
-      if (!runs.some((known) => JSON.stringify(known) === JSON.stringify(run))) runs.push(run);
-      runsOf.set(graphId, runs);
-    }
+    for (const { graphId, run } of thread.runs) runsOf.set(graphId, withRun(runsOf.get(graphId) ?? [], run));
     const graphId = thread.runs[0]?.graphId;
-    if (graphId) transitionsOf.set(graphId, [...(transitionsOf.get(graphId) ?? []), ...thread.transitions]);
+    if (graphId) {
+      const breakpoints = breakpointsOf.get(graphId) ?? new Map<string, Set<string>>();
+      for (const [graph, nodes] of thread.breakpoints) breakpoints.set(graph, new Set([...(breakpoints.get(graph) ?? []), ...nodes]));
+      breakpointsOf.set(graphId, breakpoints);
+      transitionsOf.set(graphId, [...(transitionsOf.get(graphId) ?? []), ...thread.transitions.filter((transition) => !transition.graph)]);
+      const subgraphs = subgraphsOf.get(graphId) ?? new Map();
+      for (const [node, state] of thread.subgraphStates) {
+        const known = subgraphs.get(node) ?? { initial: state.initial, keys: new Set<string>(), transitions: [] };
+        for (const key of state.keys) known.keys.add(key);
+        known.transitions.push(...thread.transitions.filter((transition) => transition.graph === node));
+        subgraphs.set(node, known);
+      }
+      subgraphsOf.set(graphId, subgraphs);
+    }
     if (thread.initialValues && !initialOf.has(thread.initialValues.graphId))
       initialOf.set(thread.initialValues.graphId, thread.initialValues.values);
   }
@@ -50,6 +61,20 @@ export function recordingConfig(input: RecordingInput): { graphs: Record<string,
     const graph: Values = {};
     const channels = channelsOf(upstream, initialOf.get(graphId), transitionsOf.get(graphId) ?? []);
     graph.channels = channels;
+    const breakpoints = breakpointsOf.get(graphId);
+    if (breakpoints?.get('')?.size) graph.interrupt_before = [...breakpoints.get('')!];
+    // A subgraph node's own state: its keys, each with its reducer and default, read as the graph's are.
+    const subgraphs = subgraphsOf.get(graphId);
+    if (subgraphs && subgraphs.size > 0)
+      graph.subgraphs = Object.fromEntries(
+        [...subgraphs].map(([node, state]) => [
+          node,
+          {
+            channels: channelsOf(undefined, state.initial, state.transitions, [...state.keys]),
+            ...(breakpoints?.get(node)?.size ? { interrupt_before: [...breakpoints.get(node)!] } : {}),
+          },
+        ]),
+      );
     if (upstream) {
       const { created_by: _createdBy, ...metadata } = upstream.assistant.metadata ?? {};
       const assistant: Values = {};
@@ -73,6 +98,47 @@ export function recordingConfig(input: RecordingInput): { graphs: Record<string,
   }
   return { graphs };
 }
+
+/**
+ * The entries of a graph with one more run: the same conversation held again (in another thread,
+ * another test) is one entry, its timing the first's; a run that went less far than another with
+ * the same input (a recursion limit, a cancel) is the longer one's beginning, which a replay also
+ * stops at where the same cause applies.
+ */
+function withRun(runs: RecordedRun[], run: RecordedRun): RecordedRun[] {
+  const key = untimed(run);
+  for (const [i, known] of runs.entries()) {
+    const knownKey = untimed(known);
+    if (known.match !== run.match || known.match_input !== run.match_input) continue;
+    if (knownKey === key || isPrefix(run, known)) return runs;
+    if (isPrefix(known, run)) return runs.map((entry, j) => (j === i ? run : entry));
+  }
+  return [...runs, run];
+}
+
+/** A run without its timing: two holds of one conversation differ in nothing else. */
+function untimed(value: unknown): string {
+  return JSON.stringify(value, (key, item) => {
+    if (key === 'delay_ms') return undefined;
+    // What is left of a task's actions once its pauses are gone.
+    if (key === 'do' && Array.isArray(item)) {
+      const actions = item.filter((action) => Object.keys(action as object).some((name) => name !== 'delay_ms'));
+      return actions.length > 0 ? actions : undefined;
+    }
+    return item;
+  });
+}
+
+/** Whether `shorter`'s steps begin `longer`'s (the last of them may have stopped midway: an interrupt, an error). */
+function isPrefix(shorter: RecordedRun, longer: RecordedRun): boolean {
+  if (shorter.steps.length >= longer.steps.length) return false;
+  return shorter.steps.slice(0, -1).every((step, i) => untimed(step) === untimed(longer.steps[i])) && shorter.steps.length > 0
+    ? nodesOf(shorter.steps.at(-1)!) === nodesOf(longer.steps[shorter.steps.length - 1]!)
+    : false;
+}
+
+const nodesOf = (step: RecordedRun['steps'][number]) =>
+  JSON.stringify('parallel' in step ? step.parallel.map((task) => task.node) : [step.node]);
 
 /** The recording as the text of its file: YAML, with a header saying what it is and how to replay it. */
 export function recordingText(input: RecordingInput): string {
@@ -129,11 +195,16 @@ type Reducer = 'replace' | 'append' | 'add' | 'merge' | 'messages';
  * reducer every write observed agrees with (replace when several would), and a default when the
  * key had a value before any input.
  */
-function channelsOf(upstream: UpstreamGraph | undefined, initial: Values | undefined, transitions: readonly Transition[]): Values {
+function channelsOf(
+  upstream: UpstreamGraph | undefined,
+  initial: Values | undefined,
+  transitions: readonly Transition[],
+  seen: readonly string[] = [],
+): Values {
   const declared = Object.keys(
     (((upstream?.schemas?.state_schema as Values | undefined)?.properties as Values | undefined) ?? {}) as Values,
   );
-  const keys = [...new Set([...declared, ...Object.keys(initial ?? {}), ...transitions.map((transition) => transition.key)])];
+  const keys = [...new Set([...declared, ...seen, ...Object.keys(initial ?? {}), ...transitions.map((transition) => transition.key)])];
   const channels: Values = {};
   for (const key of keys) {
     const seen = transitions.filter((transition) => transition.key === key);
@@ -148,8 +219,11 @@ function channelsOf(upstream: UpstreamGraph | undefined, initial: Values | undef
 
 function reducerOf(key: string, transitions: readonly Transition[], upstream: UpstreamGraph | undefined, initial: unknown): Reducer {
   const property = ((upstream?.schemas?.state_schema as Values | undefined)?.properties as Values | undefined)?.[key] as Values | undefined;
-  if (property?.langgraph_type === 'messages' || (key === 'messages' && transitions.every((t) => Array.isArray(t.after))))
-    return 'messages';
+  // Messages are objects with a type (or a role): a list of anything else under `messages` has another reducer.
+  const isMessageList = (value: unknown) =>
+    Array.isArray(value) && value.every((item) => isObject(item) && (typeof item.type === 'string' || typeof item.role === 'string'));
+  const listsOnlyMessages = transitions.every((t) => isMessageList(t.after));
+  if (listsOnlyMessages && (property?.langgraph_type === 'messages' || key === 'messages')) return 'messages';
   // What each reducer would have made of a transition's writes: it fits when that is what the values show.
   const fits: Record<Exclude<Reducer, 'messages'>, (t: Transition) => boolean> = {
     replace: (t) => same(t.after, t.writes.at(-1)),

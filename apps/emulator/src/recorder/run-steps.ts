@@ -43,6 +43,8 @@ export interface RecordedRun {
 
 /** A write to a key, and the key's value before and after it: what the key's reducer is read from. */
 export interface Transition {
+  /** The subgraph node whose state the key is of; undefined for the graph's own. */
+  graph?: string | undefined;
   key: string;
   before: unknown;
   writes: unknown[];
@@ -55,6 +57,13 @@ export interface ThreadRecording {
   transitions: Transition[];
   /** The values of the thread's first input checkpoint: the keys with defaults. */
   initialValues: { graphId: string; values: Values } | undefined;
+  /** The same of each subgraph node's state, by node: its first input checkpoint's values, and every key its values had. */
+  subgraphStates: Map<string, { initial: Values; keys: Set<string> }>;
+  /**
+   * The breakpoints compiled into the graph, read from where runs stopped with no interrupt (and
+   * asked for none): the nodes the graph (key '') or a subgraph node's graph stopped before.
+   */
+  breakpoints: Map<string, Set<string>>;
   /** What could not be recorded, for the user to read. */
   notes: string[];
 }
@@ -69,7 +78,14 @@ export function recordThread(
   subgraphHistory: (namespace: string) => UpstreamState[],
   sightings: ReadonlyMap<string, RunSighting>,
 ): ThreadRecording {
-  const recording: ThreadRecording = { runs: [], transitions: [], initialValues: undefined, notes: [] };
+  const recording: ThreadRecording = {
+    runs: [],
+    transitions: [],
+    initialValues: undefined,
+    subgraphStates: new Map(),
+    breakpoints: new Map(),
+    notes: [],
+  };
   const byId = new Map(root.map((state) => [state.checkpoint.checkpoint_id, state]));
   const parentOf = (state: UpstreamState) => (state.parent_checkpoint ? byId.get(state.parent_checkpoint.checkpoint_id) : undefined);
   let entry: { graphId: string; run: RecordedRun; stepOf: Map<string, RecordedStep> } | undefined;
@@ -92,7 +108,7 @@ export function recordThread(
     for (const state of states) {
       const before = parentOf(state);
       if (!before || state.metadata.source !== 'loop' || (before.next.length === 1 && before.next[0] === START)) continue;
-      const step = superstepOf(before, state, subgraphHistory, timeline, recording.transitions);
+      const step = superstepOf(before, state, { subgraphHistory, timeline, recording });
       // A superstep that was interrupted before is the same step, now done: its tasks gain what they wrote.
       const pending = current.stepOf.get(before.checkpoint.checkpoint_id);
       if (pending) completeStep(pending, step);
@@ -101,13 +117,43 @@ export function recordThread(
     // The run stopped at an interrupt or raised: the superstep it stopped in is a step too.
     const last = states.at(-1)!;
     const stopped = last.tasks.filter((task) => task.interrupts?.length || task.error);
+    if (stopped.length === 0 && last.next.length > 0) breakpointAt(last, runId, sighting, subgraphHistory, recording);
     if (stopped.length > 0 && last.next.length > 0) {
-      const step = stoppedStep(last, subgraphHistory, timeline);
+      const step = stoppedStep(last, { subgraphHistory, timeline, recording });
       current.run.steps.push(step);
       current.stepOf.set(last.checkpoint.checkpoint_id, step);
     }
   }
   return recording;
+}
+
+/**
+ * A run that stopped with nodes left to run and no interrupt stopped at a breakpoint: inside a
+ * subgraph node when the subgraph's own checkpoints (those of this run) stopped there, else before
+ * the graph's next nodes. One the run itself asked for (`interrupt_before`/`interrupt_after`) is
+ * the run's; any other is compiled into the graph, and stops every run there.
+ */
+function breakpointAt(
+  last: UpstreamState,
+  runId: string,
+  sighting: RunSighting | undefined,
+  subgraphHistory: (namespace: string) => UpstreamState[],
+  recording: ThreadRecording,
+): void {
+  const add = (graph: string, nodes: readonly string[]) =>
+    recording.breakpoints.set(graph, new Set([...(recording.breakpoints.get(graph) ?? []), ...nodes]));
+  for (const task of last.tasks) {
+    const namespace = task.checkpoint?.checkpoint_ns;
+    if (!namespace) continue;
+    const stoppedAt = subgraphHistory(namespace)
+      .filter((state) => state.metadata.run_id === runId)
+      .at(-1);
+    if (stoppedAt && stoppedAt.next.length > 0) {
+      add(task.name, stoppedAt.next);
+      return;
+    }
+  }
+  if (sighting?.body?.interrupt_before === undefined && sighting?.body?.interrupt_after === undefined) add('', last.next);
 }
 
 /** The thread's checkpoints grouped by the run that wrote them, in order; state updates (no run) are left out. */
@@ -148,13 +194,17 @@ function textOf(content: unknown): string {
 }
 
 /** One superstep: the tasks of `before` that produced `after`, with what each wrote and how long it took. */
-function superstepOf(
-  before: UpstreamState,
-  after: UpstreamState,
-  subgraphHistory: (namespace: string) => UpstreamState[],
-  timeline: StreamTimeline | undefined,
-  transitions: Transition[],
-): RecordedStep {
+/** What reading a run's supersteps needs: the subgraphs' histories, the run's stream, where observations go, and whose state it reads. */
+interface Reading {
+  subgraphHistory: (namespace: string) => UpstreamState[];
+  timeline: StreamTimeline | undefined;
+  recording: ThreadRecording;
+  /** The subgraph node whose steps these are; undefined at the graph's own level. */
+  scope?: string | undefined;
+}
+
+function superstepOf(before: UpstreamState, after: UpstreamState, reading: Reading): RecordedStep {
+  const { subgraphHistory, timeline } = reading;
   const tasks = before.tasks.filter((task) => task.name !== START);
   const elapsed = Math.max(0, Date.parse(after.created_at) - Date.parse(before.created_at));
   const writes = new Map<string, Values>();
@@ -169,7 +219,7 @@ function superstepOf(
     if (task.interrupts?.length) built.interrupt = task.interrupts[0]!.value;
     if (namespace) {
       const inner = subgraphHistory(namespace);
-      built.subgraph = inner.length > 0 ? innerSteps(inner, subgraphHistory, timeline) : undefined;
+      built.subgraph = inner.length > 0 ? innerSteps(inner, { ...reading, scope: task.name }) : undefined;
       if (!built.subgraph) delete built.subgraph;
     }
     // A node that wrote nothing, or whose stream showed it returned a Command, went where the Command sent it.
@@ -179,11 +229,18 @@ function superstepOf(
       built.goto = to.length === 0 ? '__end__' : to.length === 1 ? to[0]! : to;
     }
     if (written && !built.subgraph) describeWrites(built, written, timeline);
-    timeTask(built, tasks.length === 1 ? elapsed : (timeline?.taskTime(task.name) ?? elapsed), timeline);
+    // A task that was interrupted and resumed: the time between its checkpoints is a person's, not its own.
+    const own = task.interrupts?.length
+      ? (timeline?.taskTime(task.name) ?? 0)
+      : tasks.length === 1
+        ? elapsed
+        : (timeline?.taskTime(task.name) ?? elapsed);
+    timeTask(built, own, timeline);
     return built;
   });
   for (const key of new Set([...writes.values()].flatMap((written) => Object.keys(written))))
-    transitions.push({
+    reading.recording.transitions.push({
+      graph: reading.scope,
       key,
       before: before.values[key],
       writes: [...writes.values()].filter((written) => Object.hasOwn(written, key)).map((written) => written[key]),
@@ -193,21 +250,24 @@ function superstepOf(
 }
 
 /** The superstep a run stopped in: its interrupted tasks (and those that wrote before it stopped), or the one that raised. */
-function stoppedStep(
-  last: UpstreamState,
-  subgraphHistory: (namespace: string) => UpstreamState[],
-  timeline?: StreamTimeline,
-): RecordedStep {
+function stoppedStep(last: UpstreamState, reading: Reading): RecordedStep {
+  // How long the step worked before it stopped: only its stream tells (no checkpoint follows it).
+  const worked = reading.scope === undefined ? reading.timeline?.stoppedAfter() : undefined;
   const tasks = last.tasks.map((task): RecordedTask => {
     const built: RecordedTask = { node: task.name };
     if (task.error) built.error = errorOf(task.error);
     else if (task.interrupts?.length) built.interrupt = task.interrupts[0]!.value;
     else if (task.result) built.update = withoutMadeIds(task.result);
     const namespace = task.checkpoint?.checkpoint_ns;
+    // How long it worked before it stopped; a subgraph node's time is its subgraph's steps'.
+    if (!namespace && (task.error || task.interrupts?.length) && worked !== undefined && worked > 0) {
+      built.do = [{ delay_ms: Math.round(worked) }, ...actionsOf(built)];
+      delete built.interrupt;
+    }
     if (namespace) {
-      const inner = subgraphHistory(namespace);
+      const inner = reading.subgraphHistory(namespace);
       if (inner.length > 0) {
-        built.subgraph = innerSteps(inner, subgraphHistory, timeline);
+        built.subgraph = innerSteps(inner, { ...reading, scope: task.name });
         delete built.interrupt;
       }
     }
@@ -229,25 +289,25 @@ function completeStep(pending: RecordedStep, done: RecordedStep): void {
 }
 
 /** A subgraph's steps, from its own history (one run, from its input checkpoint). */
-function innerSteps(
-  states: UpstreamState[],
-  subgraphHistory: (namespace: string) => UpstreamState[],
-  timeline: StreamTimeline | undefined,
-): RecordedStep[] {
+function innerSteps(states: UpstreamState[], reading: Reading): RecordedStep[] {
+  // What the subgraph's state holds: the keys its values had, those it had before any write.
+  const observed = reading.recording.subgraphStates.get(reading.scope!) ?? { initial: states[0]?.values ?? {}, keys: new Set<string>() };
+  for (const state of states) for (const key of Object.keys(state.values)) observed.keys.add(key);
+  reading.recording.subgraphStates.set(reading.scope!, observed);
   const byId = new Map(states.map((state) => [state.checkpoint.checkpoint_id, state]));
   const steps: RecordedStep[] = [];
   const stepOf = new Map<string, RecordedStep>();
   for (const state of states) {
     const before = state.parent_checkpoint ? byId.get(state.parent_checkpoint.checkpoint_id) : undefined;
     if (!before || state.metadata.source !== 'loop' || (before.next.length === 1 && before.next[0] === START)) continue;
-    const step = superstepOf(before, state, subgraphHistory, timeline, []);
+    const step = superstepOf(before, state, reading);
     const pending = stepOf.get(before.checkpoint.checkpoint_id);
     if (pending) completeStep(pending, step);
     else steps.push(step);
   }
   const last = states.at(-1);
   if (last && last.next.length > 0 && last.tasks.some((task) => task.interrupts?.length || task.error))
-    steps.push(stoppedStep(last, subgraphHistory, timeline));
+    steps.push(stoppedStep(last, reading));
   // A subgraph resumed: its interrupted step appears once, then (resumed) as a step of its own: keep one.
   return steps;
 }
@@ -378,6 +438,8 @@ interface StreamTimeline {
   taskTime(node: string): number | undefined;
   /** Where a node's Command sent the graph, when its stream (events mode) showed it returned one. */
   commandOf(node: string): string[] | undefined;
+  /** How long the run's last step worked before it raised or was interrupted: from the event before to the error or interrupt. */
+  stoppedAfter(): number | undefined;
 }
 
 function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | undefined {
@@ -396,6 +458,7 @@ function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | unde
   let running: string | undefined;
   let pending: { at: number; value: unknown }[] = [];
   let lastMarker = 0;
+  let stoppedAfter: number | undefined;
   const ended = (node: string, at: number) => {
     ends.set(node, at);
     for (const custom of pending) attribute(node, custom.at - (starts.get(node) ?? lastMarker), custom.value);
@@ -403,7 +466,6 @@ function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | unde
     batches.set(node, [...(batches.get(node) ?? []), open.get(node) ?? []]);
     open.delete(node);
     if (running === node) running = undefined;
-    lastMarker = at;
   };
   for (const event of events) {
     const name = event.event.split('|')[0]!;
@@ -431,9 +493,12 @@ function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | unde
       } else ended(object.name, event.at);
     } else if (name === 'updates' && object) {
       for (const node of Object.keys(object)) if (node !== '__interrupt__') ended(node, event.at);
+      if (!Object.hasOwn(object, '__interrupt__')) lastMarker = event.at;
     } else if (name === 'custom') {
       if (running) attribute(running, event.at - (starts.get(running) ?? lastMarker), event.data);
       else pending.push({ at: event.at, value: event.data });
+    } else if (name === 'error' || (name === 'values' && object && Object.hasOwn(object, '__interrupt__'))) {
+      stoppedAfter ??= event.at - lastMarker;
     } else if (name === 'metadata' || name === 'values' || name === 'checkpoints') lastMarker = event.at;
   }
   // Custom events no task's end followed: the first task that asks has them.
@@ -453,6 +518,7 @@ function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | unde
       return found;
     },
     commandOf: (node) => commands.get(node)?.shift(),
+    stoppedAfter: () => stoppedAfter,
     taskTime(node) {
       const start = starts.get(node);
       const end = ends.get(node);

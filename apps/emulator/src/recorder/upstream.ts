@@ -97,6 +97,28 @@ export class Upstream {
     );
   }
 
+  /**
+   * The thread a stateless run ran on (the recorder asked the upstream to keep it): the newest
+   * threads are searched for the run; undefined when none of them has it.
+   */
+  async threadOfRun(runId: string): Promise<string | undefined> {
+    const threads = await this.request<{ thread_id: string }[]>('POST', '/threads/search', {
+      limit: 50,
+      sort_by: 'created_at',
+      sort_order: 'desc',
+    });
+    for (const { thread_id } of threads) {
+      const runs = await this.request<{ run_id: string }[]>('GET', `/threads/${encodeURIComponent(thread_id)}/runs?limit=100`);
+      if (runs.some((run) => run.run_id === runId)) return thread_id;
+    }
+    return undefined;
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    const url = new URL(`${this.base.pathname.replace(/\/$/, '')}/threads/${encodeURIComponent(threadId)}`, this.base);
+    await fetch(url, { method: 'DELETE', headers: this.apiKey ? { 'x-api-key': this.apiKey } : {}, signal: AbortSignal.timeout(30_000) });
+  }
+
   /** A thread's history, oldest first: its root checkpoints, or those of the subgraph at `namespace`. */
   async history(threadId: string, namespace = ''): Promise<UpstreamState[]> {
     const body = namespace === '' ? { limit: 1000 } : { limit: 1000, checkpoint: { checkpoint_ns: namespace } };

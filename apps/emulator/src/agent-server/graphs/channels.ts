@@ -111,8 +111,9 @@ export function mergeMessages(current: unknown, incoming: unknown): unknown[] {
     positions ??= new Map(messages.map((m, i) => [(m as Values).id, i]));
     return positions.get(id);
   };
-  for (const written of asList(incoming) as Values[]) {
-    const raw = inTypeForm(written);
+  for (const written of asList(incoming) as (Values | string)[]) {
+    // A bare string is a human message, as LangChain coerces one.
+    const raw = typeof written === 'string' ? { type: 'human', content: written } : inTypeForm(written);
     if (raw.type === 'remove') {
       messages = raw.id === '__remove_all__' ? [] : messages.filter((m) => (m as Values).id !== raw.id);
       positions = undefined;

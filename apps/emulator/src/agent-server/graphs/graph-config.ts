@@ -200,6 +200,16 @@ const EDGE = {
   },
 } as const;
 
+/** Nodes the graph stops before or after, as LangGraph's `compile({ interruptBefore, interruptAfter })` makes it. */
+const BREAKPOINTS = {
+  interrupt_before: {
+    type: 'array',
+    items: NODE_NAME,
+    description: 'The graph stops before these nodes, every run (a breakpoint compiled into the graph); a run with input null goes on.',
+  },
+  interrupt_after: { type: 'array', items: NODE_NAME, description: 'The graph stops after these nodes, every run.' },
+} as const;
+
 const CHANNEL = {
   type: 'object',
   additionalProperties: false,
@@ -260,7 +270,8 @@ export const GRAPH_SCHEMA = {
     edges: { type: 'array', items: EDGE, description: "The graph's edges: its drawing, and what runs after a state update as a node." },
     subgraphs: {
       type: 'object',
-      description: "Nodes that are subgraphs: by node, the subgraph's nodes, edges and channels (its drawing with xray, its schemas).",
+      description:
+        "Nodes that are subgraphs (at any depth, by node name): the subgraph's nodes, edges and channels (its drawing with xray, its schemas, its state).",
       additionalProperties: {
         type: 'object',
         additionalProperties: false,
@@ -268,9 +279,11 @@ export const GRAPH_SCHEMA = {
           nodes: { type: 'array', items: NODE_NAME },
           edges: { type: 'array', items: EDGE },
           channels: { type: 'object', propertyNames: STATE_KEY, additionalProperties: CHANNEL },
+          ...BREAKPOINTS,
         },
       },
     },
+    ...BREAKPOINTS,
     runs: {
       type: 'array',
       description:

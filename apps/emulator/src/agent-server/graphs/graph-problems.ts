@@ -53,6 +53,9 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
   for (const [key, channel] of Object.entries(graph.channels ?? {}))
     if (Object.hasOwn(channel, 'default'))
       problems.push(...defaultProblems(channel.reducer ?? 'replace', channel.default, `${at}.channels.${key}`));
+  problems.push(...messagesChannelProblems(graph.channels, `${at}.channels`));
+  for (const [node, subgraph] of Object.entries(graph.subgraphs ?? {}))
+    problems.push(...messagesChannelProblems(subgraph.channels, `${at}.subgraphs.${node}.channels`));
   const has = ['replies', 'runs'].filter((key) => Object.hasOwn(graph, key));
   if (has.length !== 1) {
     problems.push(
@@ -78,8 +81,15 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
       if (target !== END && nodes && !nodes.has(target))
         problems.push(`${at}.edges[${i}].to: ${target} is not a node of this graph (nodes)`);
   }
+  // A subgraph node at any depth: a node of the graph, or of a subgraph's steps.
+  const subgraphNodes = new Set(
+    (graph.runs ?? []).flatMap((run) =>
+      [...allTasks(run.steps as StepConfig[], '')].filter(({ task }) => task.subgraph).map(({ task }) => task.node),
+    ),
+  );
   for (const node of Object.keys(graph.subgraphs ?? {}))
-    if (nodes && !nodes.has(node)) problems.push(`${at}.subgraphs.${node}: not a node of this graph (nodes)`);
+    if (!(nodes?.has(node) ?? true) && !subgraphNodes.has(node))
+      problems.push(`${at}.subgraphs.${node}: not a node of this graph (nodes) nor a subgraph node of its runs`);
   graph.runs!.forEach((run, r) => {
     const where = `${at}.runs[${r}].steps`;
     problems.push(...stepProblems(run.steps as StepConfig[], where, nodes, keys, graph));
@@ -156,6 +166,20 @@ export function replyProblems(reply: ReplyEntry, keys: ReadonlySet<string> | Val
     else if (!declared.has(key)) problems.push(`update.${key}: not a key of this graph's state (declare it under state)`);
   }
   return problems;
+}
+
+/**
+ * `messages` is the conversation, which the API types as messages (and clients such as useStream
+ * read as such): its reducer is the messages reducer. A graph that keeps other values there has its
+ * answers refused by its own contract; it keeps them under another key.
+ */
+function messagesChannelProblems(channels: Readonly<Record<string, { reducer?: string }>> | undefined, at: string): string[] {
+  const reducer = channels?.messages?.reducer;
+  return reducer !== undefined && reducer !== 'messages'
+    ? [
+        `${at}.messages.reducer: ${reducer} is not allowed; messages is the conversation, which the API types as messages: its reducer is messages (keep other values under another key)`,
+      ]
+    : [];
 }
 
 /** A channel's default must fit its reducer: a list to append to, a number to add to, an object to merge into. */

@@ -55,6 +55,8 @@ export class ScriptedGraph {
   readonly recordedSchemas: Values | undefined;
   /** The channels of each subgraph node (by default the graph's own). */
   private readonly subgraphChannels: ReadonlyMap<string, Channels>;
+  /** The breakpoints compiled into the graph: its own (key ''), and each subgraph node's. */
+  private readonly breakpoints: ReadonlyMap<string, Breakpoints>;
 
   constructor(
     readonly id: string,
@@ -85,6 +87,10 @@ export class ScriptedGraph {
       this.runs = undefined;
       this.shape = REACT_AGENT_SHAPE;
     }
+    this.breakpoints = new Map([
+      ['', breakpointsOf(definition)],
+      ...Object.entries(definition.subgraphs ?? {}).map(([node, subgraph]) => [node, breakpointsOf(subgraph)] as const),
+    ]);
     this.subgraphChannels = new Map(
       [...this.shape.subgraphs.keys()].map((node) => {
         const declared = definition.subgraphs?.[node]?.channels;
@@ -106,6 +112,11 @@ export class ScriptedGraph {
   /** The channels of a subgraph node's state. */
   channelsOf(subgraphNode: string): Channels {
     return this.subgraphChannels.get(subgraphNode) ?? this.channels;
+  }
+
+  /** The nodes the graph (or the subgraph of a node) stops before and after, every run. */
+  breakpointsOf(subgraphNode?: string): Breakpoints {
+    return this.breakpoints.get(subgraphNode ?? '') ?? NO_BREAKPOINTS;
   }
 
   /** The ReAct shorthand's shape: `agent` makes the model call, `tools` answers. */
@@ -139,6 +150,18 @@ export class ScriptedGraph {
   toolAnswer(tool: string): string {
     return Object.hasOwn(this.toolAnswers, tool) ? this.toolAnswers[tool]! : 'ok';
   }
+}
+
+/** The nodes a graph stops before and after, every run. */
+export interface Breakpoints {
+  before: readonly string[];
+  after: readonly string[];
+}
+
+const NO_BREAKPOINTS: Breakpoints = { before: [], after: [] };
+
+function breakpointsOf(graph: { interrupt_before?: readonly string[]; interrupt_after?: readonly string[] }): Breakpoints {
+  return { before: graph.interrupt_before ?? [], after: graph.interrupt_after ?? [] };
 }
 
 /** The channels a graph declares: `channels` (or, without it, `messages` with its reducer), and the keys of `state` with their defaults. */

@@ -208,9 +208,11 @@ export class Execution {
     // A run that applied no input of its own streams the state it goes on from first.
     if (continuing && root.head) this.modes.startedFrom(root.values, root.head);
     let first = true;
+    const compiled = this.graph.breakpointsOf();
     while (root.head && root.head.next.length > 0) {
       const nodes = root.head.next;
-      if (!(first && continuing) && nodes.some((node) => matches(this.interruptBefore, node, this.graph))) this.breakpoint();
+      const stopsBefore = nodes.some((node) => matches(this.interruptBefore, node, this.graph) || compiled.before.includes(node));
+      if (!(first && continuing) && stopsBefore) this.breakpoint();
       // LangGraph's loop takes at most recursion_limit + 1 steps per run (`__start__` counts).
       if (this.stepsTaken > this.recursionLimit)
         throw new NodeError(
@@ -222,7 +224,7 @@ export class Execution {
       first = false;
       this.stepsTaken++;
       // As in LangGraph, a node in interrupt_after stops the run after it, even as the last one.
-      if (nodes.some((node) => matches(this.interruptAfter, node, this.graph))) this.breakpoint();
+      if (nodes.some((node) => matches(this.interruptAfter, node, this.graph) || compiled.after.includes(node))) this.breakpoint();
     }
   }
 
@@ -230,6 +232,14 @@ export class Execution {
   private breakpoint(): never {
     this.modes.interrupted([], []);
     throw new Paused([]);
+  }
+
+  /**
+   * A subgraph stops at a breakpoint: it waits there, and its node in its graph with no interrupt
+   * (LangGraph streams that at its graph's level only, not in the subgraph's namespace).
+   */
+  private subgraphBreakpoint(): never {
+    throw new TaskInterruptFrom([]);
   }
 
   /** The input checkpoint (the state before the input) and the `__start__` step that applies it. */
@@ -426,7 +436,7 @@ export class Execution {
    * checkpoint, then `__start__` with the state the node reads) or, resumed, from its latest
    * checkpoint; what the node returns is its final state (the keys its parent's state has).
    */
-  private async runSubgraph(parent: Frame, call: NodeCall, plan: TaskPlan): Promise<Values> {
+  private async runSubgraph(parent: Frame, call: NodeCall, plan: TaskPlan): Promise<{ written: Values; output: Values }> {
     const ns = namespaceOf(call);
     const steps = plan.subgraph!;
     const channels = this.graph.channelsOf(plan.node);
@@ -434,8 +444,11 @@ export class Execution {
     const frame = this.subgraphFrame(call, ns, steps, channels, latest);
     const subgraphRunId = newId();
     const input = channels.ofState(parent.values);
-    this.modes.subgraphStarted(call, subgraphRunId, parent.values);
-    if (!latest || latest.next.length === 0) {
+    this.modes.subgraphStarted(call, subgraphRunId, parent.values, { '': this.root.head!.checkpoint_id });
+    // A subgraph that stopped (an interrupt, a breakpoint) goes on from its checkpoint, which it streams first.
+    const continuing = latest !== undefined && latest.next.length > 0;
+    if (continuing) this.modes.startedFrom(frame.values, latest, ns);
+    else {
       this.commitIn(frame, { values: frame.values, next: [START], tasks: [pendingTask(START)], metadata: frame.metadataOf('input', -1) });
       this.writeStart(
         frame,
@@ -444,9 +457,19 @@ export class Execution {
         { run: 0, step: 0 },
       );
     }
-    while (frame.head && frame.head.next.length > 0) await this.superstep(frame, frame.head.next);
+    // The breakpoints compiled into the subgraph stop it, and the run with it; a run that goes on passes the one it stopped at.
+    const breakpoints = this.graph.breakpointsOf(plan.node);
+    let first = true;
+    while (frame.head && frame.head.next.length > 0) {
+      const nodes = frame.head.next;
+      if (!(first && continuing) && nodes.some((node) => breakpoints.before.includes(node))) this.subgraphBreakpoint();
+      await this.superstep(frame, nodes);
+      first = false;
+      if (nodes.some((node) => breakpoints.after.includes(node))) this.subgraphBreakpoint();
+    }
     this.modes.subgraphEnded(call, subgraphRunId, frame.values, parent.values);
-    return parent.channels.ofState(frame.values);
+    // The node writes what of the subgraph's state its graph has; its chain's output is the whole of it.
+    return { written: parent.channels.ofState(frame.values), output: frame.values };
   }
 
   /** The resume values of each task waiting at the head: those kept with it, and the run's. */
@@ -488,7 +511,11 @@ export class Execution {
       if (Object.keys(given).length > 0 && frame.position) frame.setHeadScript({ ...frame.position, resumes: given });
     });
     this.modes.interrupted(frame.ns, all);
-    for (const { i } of interrupted) this.modes.taskFinished(calls[i]!, {}, interrupts.get(calls[i]!.node)!, this.nowIso());
+    // A task that stopped at an interrupt ends with it; one whose subgraph stopped at a breakpoint has not ended.
+    for (const { i } of interrupted) {
+      const raised = interrupts.get(calls[i]!.node)!;
+      if (raised.length > 0) this.modes.taskFinished(calls[i]!, {}, raised, this.nowIso());
+    }
     throw new TaskInterruptFrom(all);
   }
 
@@ -672,6 +699,7 @@ export class Execution {
       },
       metadataOf: (source, step) => ({
         ...execution.metadata,
+        checkpoint_map: parents,
         source,
         step,
         parents,

@@ -60,7 +60,7 @@ export interface WrittenCheckpoint {
   values: Values;
   metadata: Values;
   next: string[];
-  tasks: { id: string; name: string; path?: unknown[]; interrupts?: unknown[]; checkpoint?: unknown }[];
+  tasks: { id: string; name: string; path?: unknown[]; interrupts?: unknown[]; checkpoint?: unknown; result?: unknown }[];
 }
 
 /** Where a node runs: the namespace of its graph (empty at the root), its step there, and its task's ID. */
@@ -89,6 +89,8 @@ export class StreamModes {
   private readonly custom: boolean;
   /** `stream_subgraphs`: the events of what runs inside a subgraph node carry its namespace. */
   private readonly subgraphs: boolean;
+  /** Each subgraph running in the run, by namespace: the node's call that runs it, and the checkpoints it runs under. */
+  private readonly subgraphFrames = new Map<string, { call: NodeCall; checkpointMap: Values }>();
   /** `messages` mode: the messages already sent complete, and the reply being streamed. */
   private readonly completed = new Set<string>();
   private partial: Values | undefined;
@@ -143,7 +145,8 @@ export class StreamModes {
   }
 
   /** A subgraph node's graph starts inside its chain (`events`: a `LangGraph` chain named after no node). */
-  subgraphStarted(call: NodeCall, subgraphRunId: string, input: Values): void {
+  subgraphStarted(call: NodeCall, subgraphRunId: string, input: Values, checkpointMap: Values): void {
+    this.subgraphFrames.set(namespaceOf(call).join('|'), { call, checkpointMap });
     if (this.events) this.publishEvent('on_chain_start', 'LangGraph', [], subgraphRunId, this.nodeMetadata(call, 'langgraph'), { input });
   }
 
@@ -195,7 +198,7 @@ export class StreamModes {
       timestamp: checkpoint.created_at,
       payload: {
         config: this.debugConfig(ns, checkpoint.checkpoint_id),
-        // A loaded checkpoint's parent is known by its reference only.
+        // A loaded checkpoint's parent is known by its reference only, with no checkpoint map.
         ...(parent
           ? { parent_config: whole ? { configurable: this.checkpointReferenceConfig(ns, parent) } : this.debugConfig(ns, parent) }
           : {}),
@@ -207,10 +210,12 @@ export class StreamModes {
           name: task.name,
           path: task.path ?? ['__pregel_pull', task.name],
           interrupts: task.interrupts ?? [],
+          // What a task already wrote (a loaded checkpoint's tasks that ran before an interrupt).
+          ...(task.result != null ? { result: task.result } : {}),
           ...(task.checkpoint ? { checkpoint: { ...(task.checkpoint as Values), checkpoint_id: null, checkpoint_map: null } } : {}),
         })),
         checkpoint: this.checkpointReference(ns, checkpoint.checkpoint_id),
-        parent_checkpoint: parent ? this.checkpointReference(ns, parent) : null,
+        parent_checkpoint: parent ? this.checkpointReference(ns, parent, !whole) : null,
       },
     });
   }
@@ -286,21 +291,35 @@ export class StreamModes {
     return platformMetadata(this.context);
   }
 
-  private debugConfig(ns: readonly string[], checkpointId: string): Values {
+  /** A debug checkpoint's config: a subgraph's names the checkpoints it runs under and the node that runs it. */
+  private debugConfig(ns: readonly string[], checkpointId: string, own = true): Values {
+    const frame = this.subgraphFrames.get(ns.join('|'));
     return {
-      configurable: { checkpoint_ns: ns.join('|'), ...this.context.configurable, checkpoint_id: checkpointId },
-      metadata: platformMetadata(this.context),
+      configurable: {
+        checkpoint_ns: ns.join('|'),
+        ...this.context.configurable,
+        checkpoint_id: checkpointId,
+        ...(frame && own ? { checkpoint_map: frame.checkpointMap } : {}),
+      },
+      metadata: frame ? this.nodeMetadata(frame.call, 'langgraph') : platformMetadata(this.context),
       recursion_limit: this.context.recursionLimit,
       tags: this.context.tags,
     };
   }
 
+  /** A loaded checkpoint's parent, as its reference only. */
   private checkpointReferenceConfig(ns: readonly string[], checkpointId: string): Values {
     return { checkpoint_ns: ns.join('|'), thread_id: this.context.threadId, checkpoint_id: checkpointId };
   }
 
-  private checkpointReference(ns: readonly string[], checkpointId: string): Values {
-    return { thread_id: this.context.threadId, checkpoint_id: checkpointId, checkpoint_ns: ns.join('|'), checkpoint_map: null };
+  private checkpointReference(ns: readonly string[], checkpointId: string, own = true): Values {
+    const frame = own ? this.subgraphFrames.get(ns.join('|')) : undefined;
+    return {
+      thread_id: this.context.threadId,
+      checkpoint_id: checkpointId,
+      checkpoint_ns: ns.join('|'),
+      checkpoint_map: frame?.checkpointMap ?? null,
+    };
   }
 
   /** Whether anyone reads the chunks of a model reply (else the runner need not cut it). */
@@ -317,11 +336,11 @@ export class StreamModes {
     return this.tuples || this.legacyMessages;
   }
 
-  /** The state a run starts from when it continues without input. */
-  startedFrom(values: Values, head: WrittenCheckpoint): void {
-    this.checkpointWritten([], head, true);
-    if (this.values) this.log.publish('values', values);
-    this.completeMessages([], values);
+  /** The state a run (or, in its namespace, a subgraph) starts from when it goes on without input. */
+  startedFrom(values: Values, head: WrittenCheckpoint, ns: readonly string[] = []): void {
+    this.checkpointWritten(ns, head, true);
+    if (this.values) this.publishIn('values', ns, values);
+    this.completeMessages(ns, values);
   }
 
   /**
@@ -441,7 +460,10 @@ export class StreamModes {
     return { ...this.nodeMetadata(call, 'langchain_chat_model'), ls_model_type: 'chat', ls_provider: 'ScriptedChatModel' };
   }
 
-  /** What LangGraph's callbacks know of a node's call: the run's metadata, then where in the graph it runs. */
+  /**
+   * What LangGraph's callbacks know of a node's call: the run's metadata, then where in the graph it
+   * runs (a subgraph's checkpoints have their node's).
+   */
   private nodeMetadata(call: NodeCall, integration: string): Values {
     const namespace = namespaceOf(call).join('|');
     return {

@@ -67,8 +67,8 @@ export interface TaskContext {
   replyCursor: () => number;
   /** Waits `ms` (scaled), or rejects once the run is cancelled. */
   pause: (ms: number) => Promise<void>;
-  /** Runs the node's subgraph, when it is one: what the node then returns. */
-  runSubgraph: (plan: TaskPlan) => Promise<Values>;
+  /** Runs the node's subgraph, when it is one: what the node then writes, and the subgraph's whole output. */
+  runSubgraph: (plan: TaskPlan) => Promise<{ written: Values; output: Values }>;
   nowIso: () => string;
 }
 
@@ -106,7 +106,12 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
       }
     }
   }
-  if (plan.subgraph) Object.assign(written, await context.runSubgraph(plan));
+  let subgraphOutput: Values | undefined;
+  if (plan.subgraph) {
+    const ran = await context.runSubgraph(plan);
+    Object.assign(written, ran.written);
+    subgraphOutput = ran.output;
+  }
   if (plan.tools) {
     const answers = answerToolCalls(plan, context);
     made.push(...answers);
@@ -118,7 +123,8 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
       if (key !== 'messages') written[key] = value;
       else {
         const messages = (Array.isArray(value) ? value : [value]) as Values[];
-        made.push(...messages.filter((message) => message?.id === undefined));
+        // Only message objects get an ID: a bare string (which the messages reducer makes a human message) has none to take.
+        made.push(...messages.filter((message) => message !== null && typeof message === 'object' && message.id === undefined));
         addMessages(messages);
       }
     }
@@ -133,7 +139,7 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
   modes.nodeMessages(call, whole);
   const output = plan.goto
     ? { lg_name: 'Command', ...(Object.keys(written).length > 0 ? { update: written } : {}), goto: plan.goto }
-    : written;
+    : (subgraphOutput ?? written);
   return { written, recorded, output, cursor };
 }
 
