@@ -36,8 +36,6 @@ import { anchorRefs, DOCUMENT_ID, listOperations, resolveRef, withoutAnnotations
 import type { ParameterTextType, RequestLimits, ScalarTextType, ServerOperation } from './server-operation.js';
 import { generateTypes, SERVER_TYPEGEN_OPTIONS } from './typegen.js';
 
-export type { ParameterTextType, RequestLimits, ServerOperation };
-
 type StandaloneCode = (ajv: Ajv2020, refsOrFunctions: Record<string, string>) => string;
 const standaloneCode = ((standaloneCodeModule as unknown as { default?: StandaloneCode }).default ??
   standaloneCodeModule) as StandaloneCode;
