@@ -209,6 +209,9 @@ describe('the public packages, packed and installed outside the workspace', () =
       env: shellEnv(),
       stdio: 'pipe',
     });
+    // Where no prebuilt binary is reachable (these machines), npm built better-sqlite3 from source.
+    const compiled = fs.existsSync(path.join(project, 'node_modules', 'better-sqlite3', 'build', 'Release', 'obj.target'));
+    console.log(`better-sqlite3: ${compiled ? 'built from source' : 'a prebuilt binary'}`);
     for (const { name } of packed) {
       const installed = path.join(project, 'node_modules', name);
       expect(fs.lstatSync(installed).isSymbolicLink(), `${name} is a copy, not a link into the workspace`).toBe(false);
