@@ -9,7 +9,8 @@
 //   conformance.html      every check of `agentplane conformance` and a sample report of a real
 //                         run against the emulator (conformance.js)
 //   test-without-an-llm.html  the guide "Test your agent app without an LLM": the emulator README's
-//                         sections on scripted graphs, testing with them and runs (testing-guide.js)
+//                         sections on scripted graphs, testing with them (also from an app's own
+//                         project) and runs (testing-guide.js)
 //
 // Each operation of a Redoc page carries code samples (curl, TypeScript, the CLI) generated from
 // the spec's examples (code-samples.js) and checked before any page is built (sample-checks.js):

@@ -1,7 +1,8 @@
 // The guide page "Test your agent app without an LLM" (TESTING_PAGE): the emulator README's own
-// sections on scripted graphs, on testing an app with them and on runs, rendered from markdown as
-// they stand, never written a second time. The README's TypeScript blocks are type-checked by the
-// emulator's tests and run by the docs' tests, so the page shows only what the emulator does.
+// sections on scripted graphs, on testing an app with them (in this repository and in the app's
+// own) and on runs, rendered from markdown as they stand, never written a second time. The
+// README's TypeScript blocks are type-checked by the emulator's tests and run by the docs' tests
+// and the packed-install test (apps/mock), so the page shows only what the emulator does.
 //
 // The build fails, naming the README and the section, when a section or an example the page
 // promises is gone, or when a link would not work on the page: an in-page anchor that names no
@@ -15,8 +16,8 @@ export const TESTING_PAGE_TITLE = 'Test your agent app without an LLM';
 
 /**
  * The README sections the page shows, in this order, and the code blocks each must keep: the
- * config, the conversation through the SDK, the CLI for CI, the in-process test; then what runs
- * do, and what a browser UI needs.
+ * config, the conversation through the SDK, the CLI for CI, the in-process test; the same from an
+ * app's own repository; then what runs do, and what a browser UI needs.
  */
 export const TESTING_SECTIONS = [
   { heading: 'Scripted graphs', blocks: [{ lang: 'yaml', contains: 'graphs:' }] },
@@ -26,6 +27,17 @@ export const TESTING_SECTIONS = [
       { lang: 'ts', contains: 'client.runs.wait(' },
       { lang: 'sh', contains: 'npx agentplane-emulator --config graphs.yaml --db :memory:' },
       { lang: 'ts', contains: 'createEmulator({' },
+    ],
+  },
+  // The same, from an app's own repository: the install, the command, Vitest, Playwright, CI, pytest.
+  {
+    heading: 'Use it in your project',
+    blocks: [
+      { lang: 'sh', contains: 'npm install --save-dev @agentplane/emulator' },
+      { lang: 'ts', contains: 'createEmulator({' },
+      { lang: 'ts', contains: 'webServer' },
+      { lang: 'yaml', contains: 'npx agentplane-emulator --config graphs.yaml --db :memory:' },
+      { lang: 'python', contains: 'def agent_server_url' },
     ],
   },
   { heading: 'Runs', blocks: [] },
@@ -119,7 +131,7 @@ export function renderTestingPage(readmeFile, { referencePage }) {
       <p class="meta"><a href="./index.html">agentplane</a> · <a href="./${escapeHtml(referencePage)}">Agent server reference</a></p>
       <h1>${escapeHtml(TESTING_PAGE_TITLE)}</h1>
       <p class="meta">From the emulator's README (<code>apps/emulator/README.md</code>): its sections on scripted graphs, on
-        testing an app with them, and on runs. The repository's tests type-check and run its examples.</p>
+        testing an app with them (here and in your own project), and on runs. The repository's tests type-check and run its examples.</p>
       <nav class="toc">
         ${toc}
       </nav>

@@ -24,6 +24,9 @@ afterAll(async () => {
 function runCiStep(): Promise<{ code: number | null; output: string; step: ChildProcess }> {
   const block = readmeBlocks(GUIDE, 'sh').find((b) => b.includes('npx agentplane-emulator'));
   if (!block) throw new Error('the guide has no CI block');
+  // A fresh log: the block's wait reads it, and may do so before its backgrounded emulator has
+  // truncated the one an earlier run left (a `ready` line from that run would end the wait at once).
+  fs.rmSync(path.join(DIR, 'emulator.log'), { force: true });
   const step = spawn('bash', ['-e', '-c', block], {
     cwd: DIR,
     detached: true,

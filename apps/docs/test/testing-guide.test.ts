@@ -31,6 +31,10 @@ describe('the page', () => {
       'in-ci',
       'in-process-in-your-tests',
       'test-a-usestream-ui-against-the-emulator',
+      'vitest-an-emulator-per-test',
+      'playwright-the-emulator-beside-your-ui',
+      'github-actions',
+      'pytest-a-python-app',
     ]);
     for (const id of [...h2, ...h3]) expect(html, id).toContain(`<a class="level-${h2.includes(id) ? 2 : 3}" href="#${id}">`);
   });
@@ -58,6 +62,13 @@ describe('the page', () => {
     expect(blocks(GUIDE, 'sh')[1]).toContain('npx agentplane-emulator --config graphs.yaml --db :memory:');
     for (const step of ['createEmulator({', 'callerOptions: { fetch: emulator.agentServer.fetch }', 'resume', 'command: { resume: true }'])
       expect(inProcess, step).toContain(step);
+  });
+
+  it('shows how an app uses it from its own project: install and command, Vitest, Playwright, GitHub Actions, pytest', () => {
+    const section = 'Use it in your project';
+    const shown = ['sh', 'ts', 'yaml', 'python'].flatMap((lang) => blocks(section, lang));
+    expect(shown).toHaveLength(6);
+    for (const block of shown) expect(html).toContain(escapeHtml(block));
   });
 
   it('names every run status, thread status, multitask strategy and cancel action of the spec in Runs', () => {
@@ -97,6 +108,11 @@ describe('a README that loses what the page shows', () => {
       'the in-process test',
       (text: string) => text.replace('const emulator = createEmulator({\n  graphs', 'const emulator = ({\n  graphs'),
       /no ts block with "createEmulator\(\{"/,
+    ],
+    [
+      'the pytest fixture',
+      (text: string) => text.replace('def agent_server_url', 'def emulator_url'),
+      /section "Use it in your project" has no python block with "def agent_server_url"/,
     ],
     [
       'an anchor',

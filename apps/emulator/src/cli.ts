@@ -34,7 +34,11 @@ AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_TIME_SCALE, AGENTPLANE
 Relative paths (--config, --db and its default) are read from the directory the command was
 started in: AGENTPLANE_INIT_CWD when set (the repository's \`npm start\` sets it to where npm
 was run), else npm's INIT_CWD (\`npx agentplane-emulator\` runs from the package's folder and
-sets it to yours), else the current directory.
+sets it to yours), else the current directory. The database is the only file it writes
+(--db :memory: writes none).
+
+Exit codes: 0 after a clean stop (SIGINT, SIGTERM), 1 when it cannot start (a port in use, an
+unreadable database), 2 for a bad flag or config.
 `;
 
 /**

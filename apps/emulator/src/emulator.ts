@@ -26,7 +26,7 @@ import type { ApiHandler } from './http/api-handler.js';
 import { createApiHandler } from './http/api-handler.js';
 import { createAuthenticator } from './http/authenticator.js';
 import { withCors } from './http/cors.js';
-import type { FetchFunction } from './http/fetch-handler.js';
+import type { FetchFunction } from './http/fetch-function.js';
 import { createFetchHandler } from './http/fetch-handler.js';
 import { createNodeServer } from './http/node-server.js';
 import { CommitGroup } from './store/commit-group.js';

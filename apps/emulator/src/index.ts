@@ -15,4 +15,4 @@ export {
   type StartOptions,
   startEmulator,
 } from './emulator.js';
-export type { FetchFunction } from './http/fetch-handler.js';
+export type { FetchFunction } from './http/fetch-function.js';

@@ -137,6 +137,7 @@ describe('agentplane-emulator', () => {
 
   it('refuses bad flags and bad configs with exit code 2 and a reason', async () => {
     expect(await run(['--help'])).toMatchObject({ code: 0, output: expect.stringContaining('--revision-step-ms') });
+    expect(await run(['--help'])).toMatchObject({ code: 0, output: expect.stringContaining('Exit codes: 0 after a clean stop') });
     expect(await run(['--bogus'])).toMatchObject({ code: 2, output: expect.stringContaining("Unknown option '--bogus'") });
     expect(await run(['--revision-step-ms', 'soon'])).toMatchObject({
       code: 2,

@@ -651,6 +651,46 @@ describe('search by values', () => {
   });
 });
 
+describe('the LangGraph Python SDK', () => {
+  // Its synchronous client sends `raise_error` in every runs.wait body (and raises a failed run's
+  // error itself, from `__error__`); the body below is the one it sends, None fields left out.
+  const pythonWait = (fields: Record<string, unknown>) =>
+    JSON.stringify({ input: ask('hello'), assistant_id: 'support', raise_error: true, ...fields });
+  const post = (path: string, body: string) =>
+    rawRequest(emulator.agentServerUrl, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body });
+
+  it('gets the state from the sync client’s runs.wait, on a thread and stateless, raise_error true or false', async () => {
+    const threadId = await newThread();
+    const onThread = await post(`/threads/${threadId}/runs/wait`, pythonWait({}));
+    expect(onThread.status, onThread.text).toBe(200);
+    expect(texts(onThread.json)).toEqual(['human: hello', 'ai: You said: hello']);
+    const stateless = await post('/runs/wait', pythonWait({ raise_error: false }));
+    expect(stateless.status, stateless.text).toBe(200);
+    expect(texts(stateless.json)).toEqual(['human: hello', 'ai: You said: hello']);
+    // A failed run answers `__error__` either way: raising it is the client's part.
+    const failed = await post(`/threads/${threadId}/runs/wait`, pythonWait({ input: ask('please fail') }));
+    expect(failed.status, failed.text).toBe(200);
+    expect(failed.json).toHaveProperty('__error__');
+  });
+
+  it('still refuses any other unknown field of a run body, naming it', async () => {
+    const threadId = await newThread();
+    for (const [path, body] of [
+      [`/threads/${threadId}/runs/wait`, pythonWait({ raise_errors: true })],
+      ['/runs/wait', pythonWait({ raise_errors: true })],
+      [`/threads/${threadId}/runs`, pythonWait({ raise_errors: true })],
+      [`/threads/${threadId}/runs/stream`, pythonWait({ raise_errors: true })],
+    ] as const) {
+      const answer = await post(path, body);
+      expect(answer.status, path).toBe(422);
+      expect(answer.json, path).toEqual({
+        detail: [{ loc: ['body', 'raise_errors'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }],
+      });
+    }
+    expect((await client.threads.getState(threadId)).values).toEqual({});
+  });
+});
+
 describe('input', () => {
   it('writes only the graph’s state keys, as LangGraph maps input to its channels', async () => {
     const threadId = await newThread();

@@ -1,72 +1,110 @@
-#!/usr/bin/env node
-// `npm run mock`: one Prism mock per API (behind the validation translator), serving the bundled
-// specs of the client packages.
-// Ports: --control-plane-port / AGENTPLANE_CONTROL_PLANE_MOCK_PORT (default 4010) and
-// --agent-server-port / AGENTPLANE_AGENT_SERVER_MOCK_PORT (default 4011); --host /
-// AGENTPLANE_MOCK_HOST (default 127.0.0.1). Stops both on SIGINT/SIGTERM.
+// `agentplane-mock` (and `npm run mock` in the repository): one Prism mock per API, behind the
+// validation translator, serving the bundled specs the client packages publish. Stops both on
+// SIGINT/SIGTERM. Exit codes: 0 after a clean stop, 1 when a mock cannot start or Prism stops on
+// its own, 2 for a bad flag.
 import { parseArgs } from 'node:util';
 import { startMock } from './mock-server.js';
 import { MOCKS } from './mocks.js';
 
-const { values: flags } = parseArgs({
-  options: {
-    'control-plane-port': { type: 'string' },
-    'agent-server-port': { type: 'string' },
-    host: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
-if (flags.help) {
-  console.log(`Usage: node apps/mock/src/cli.js [--control-plane-port N] [--agent-server-port N] [--host H]
+const USAGE = `Usage: agentplane-mock [options]
 
-Serves a Prism mock of each API from its bundled spec (build first: npm run build).
-  --control-plane-port  default $AGENTPLANE_CONTROL_PLANE_MOCK_PORT or 4010
-  --agent-server-port   default $AGENTPLANE_AGENT_SERVER_MOCK_PORT or 4011
-  --host                default $AGENTPLANE_MOCK_HOST or 127.0.0.1`);
-  process.exit(0);
-}
+Serves a stateless Prism mock of each agentplane API from its bundled spec, answering from the
+spec's named examples (Prefer: code=404, Prefer: example=<name>) and refusing invalid requests
+with a 422 naming the fields at fault. It writes no files.
 
-const host = flags.host ?? process.env.AGENTPLANE_MOCK_HOST ?? '127.0.0.1';
-/** @type {import('./mock-server.js').MockServer[]} */
-const servers = [];
-let stopping = false;
+Options:
+  --control-plane-port <n>  default $AGENTPLANE_CONTROL_PLANE_MOCK_PORT or 4010
+  --agent-server-port <n>   default $AGENTPLANE_AGENT_SERVER_MOCK_PORT or 4011
+  --host <host>             default $AGENTPLANE_MOCK_HOST or 127.0.0.1
+  -h, --help                show this help
 
-/** @param {number} exitCode */
-async function stopAll(exitCode) {
-  if (stopping) return;
-  stopping = true;
-  await Promise.all(servers.map((s) => s.stop()));
-  process.exit(exitCode);
-}
-process.on('SIGINT', () => void stopAll(0));
-process.on('SIGTERM', () => void stopAll(0));
+Prints each mock's URL, then "Mocks ready"; Ctrl-C (SIGINT) or SIGTERM stops both.
+Exit codes: 0 after a clean stop, 1 when a mock cannot start (a port in use) or Prism stops on
+its own, 2 for a bad flag.
+`;
 
-try {
+/**
+ * Runs the mocks until SIGINT or SIGTERM; resolves with the exit code.
+ * @param {string[]} argv the arguments after the command
+ * @returns {Promise<number>}
+ */
+export async function main(argv) {
+  let flags;
+  try {
+    flags = parseArgs({
+      args: argv,
+      options: {
+        'control-plane-port': { type: 'string' },
+        'agent-server-port': { type: 'string' },
+        host: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    process.stderr.write(`agentplane-mock: ${/** @type {Error} */ (error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (flags.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const host = flags.host ?? process.env.AGENTPLANE_MOCK_HOST ?? '127.0.0.1';
+  /** @type {Map<string, number>} */
+  const ports = new Map();
   for (const mock of MOCKS) {
     const given = mock.portFlag === 'control-plane-port' ? flags['control-plane-port'] : flags['agent-server-port'];
-    const port = parsePort(given ?? process.env[mock.portEnv] ?? String(mock.defaultPort), mock.portFlag);
-    const server = await startMock({ api: mock.api, port, host, verbose: 'warn', stdio: 'inherit' });
-    servers.push(server);
-    server.child.once('exit', (code, signal) => {
-      if (!stopping) {
-        console.error(`Prism for ${mock.api} exited unexpectedly (${signal ?? code}); stopping.`);
-        void stopAll(1);
-      }
-    });
-    console.log(`${mock.title} mock: ${server.url}`);
+    const value = given ?? process.env[mock.portEnv] ?? String(mock.defaultPort);
+    const port = Number(value);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      process.stderr.write(`agentplane-mock: --${mock.portFlag} must be a port number (1-65535), got "${value}"\n`);
+      return 2;
+    }
+    ports.set(mock.api, port);
   }
-  console.log('Mocks ready. Ctrl-C stops them.');
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  await stopAll(1);
-}
 
-/** @param {string} value @param {string} name */
-function parsePort(value, name) {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    console.error(`--${name} must be a port number (1-65535), got "${value}"`);
-    process.exit(2);
+  /** @type {import('./mock-server.js').MockServer[]} */
+  const servers = [];
+  /** @type {(code: number) => void} */
+  let finish = () => {};
+  const finished = new Promise((resolve) => (finish = resolve));
+  let stopping = false;
+  /** @param {number} exitCode */
+  const stopAll = async (exitCode) => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all(servers.map((s) => s.stop()));
+    finish(exitCode);
+  };
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+
+  try {
+    for (const mock of MOCKS) {
+      const server = await startMock({
+        api: mock.api,
+        port: ports.get(mock.api) ?? mock.defaultPort,
+        host,
+        verbose: 'warn',
+        stdio: 'inherit',
+      });
+      if (stopping) {
+        // A signal came while this one started: the others are stopping already.
+        await server.stop();
+        break;
+      }
+      servers.push(server);
+      server.child.once('exit', (code, signal) => {
+        if (!stopping) {
+          process.stderr.write(`agentplane-mock: Prism for ${mock.api} exited unexpectedly (${signal ?? code}); stopping.\n`);
+          void stopAll(1);
+        }
+      });
+      process.stdout.write(`${mock.title} mock: ${server.url}\n`);
+    }
+    process.stdout.write('Mocks ready. Ctrl-C stops them.\n');
+  } catch (error) {
+    process.stderr.write(`agentplane-mock: ${error instanceof Error ? error.message : String(error)}\n`);
+    await stopAll(1);
   }
-  return port;
+  return finished;
 }

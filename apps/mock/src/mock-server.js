@@ -1,10 +1,9 @@
 // One API's mock as users reach it: a Prism process on a private port, and in front of it the
-// validation translator (decision T3) on the public port. The launcher (`npm run mock`) and the
-// contract tests both start mocks this way, so the tests check what users get.
-import { freePort, loadBundle } from '@agentplane/openapi-toolkit';
-import { mockSpecPath } from './mocks.js';
-import { startPrism } from './prism.js';
-import { booleanQueryParameters, startValidationTranslator } from './validation-translator.js';
+// validation translator (decision T3) on the public port. The launcher (`agentplane-mock`,
+// `npm run mock`) and the contract tests both start mocks this way, so the tests check what users get.
+import { mockSpecPath, queryBooleans } from './mocks.js';
+import { privatePort, startPrism } from './prism.js';
+import { startValidationTranslator } from './validation-translator.js';
 
 /**
  * @typedef {object} MockServer
@@ -18,16 +17,16 @@ import { booleanQueryParameters, startValidationTranslator } from './validation-
  * @returns {Promise<MockServer>}
  */
 export async function startMock({ api, port, host = '127.0.0.1', verbose, stdio }) {
+  const booleans = queryBooleans(api);
   const prism = await startPrism({
     specPath: mockSpecPath(api),
-    port: await freePort(host),
+    port: await privatePort(host),
     host,
     ...(verbose ? { verbose } : {}),
     ...(stdio ? { stdio } : {}),
   });
   let front;
   try {
-    const booleans = booleanQueryParameters(loadBundle(api));
     front = await startValidationTranslator({ upstream: prism.url, port, host, booleans });
   } catch (error) {
     await prism.stop();

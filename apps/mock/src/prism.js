@@ -79,6 +79,22 @@ export async function stopChild(child, exited) {
   clearTimeout(killer);
 }
 
+/**
+ * A port free on `host` for Prism to listen on behind the front: the OS picks it. (The mock is
+ * published, so it cannot use the repository toolkit's freePort.)
+ * @param {string} host
+ * @returns {Promise<number>}
+ */
+export function privatePort(host) {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = /** @type {net.AddressInfo} */ (probe.address());
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** @param {number} ms */
 function delay(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,7 +6,6 @@
 // in, a boolean query parameter's `1` or `0` (the LangGraph SDK sends `wait=1` and
 // `cancel_on_disconnect=0`, and the spec reads them as booleans) is spelled `true` or `false`.
 import http from 'node:http';
-import { listOperations, resolveRef } from '@agentplane/openapi-toolkit';
 
 /**
  * Prism reports Ajv keywords; the mock answers the pydantic-style `type`s the spec's examples use.
@@ -73,25 +72,6 @@ export function violationsToValidationErrors(header) {
 }
 
 /**
- * The names of the query parameters that are booleans wherever the spec declares them: their
- * `1` and `0` mean true and false (decision E10), which Prism alone would refuse.
- * @param {any} spec the bundled spec
- * @returns {Set<string>}
- */
-export function booleanQueryParameters(spec) {
-  /** @type {Map<string, boolean>} */
-  const everywhereBoolean = new Map();
-  for (const { parameters } of listOperations(spec)) {
-    for (const parameter of parameters) {
-      if (parameter.in !== 'query') continue;
-      const boolean = resolveRef(spec, parameter.schema)?.type === 'boolean';
-      everywhereBoolean.set(parameter.name, (everywhereBoolean.get(parameter.name) ?? true) && boolean);
-    }
-  }
-  return new Set([...everywhereBoolean].filter(([, boolean]) => boolean).map(([name]) => name));
-}
-
-/**
  * The request target with each boolean query parameter's `1` or `0` written `true` or `false`,
  * as the spec reads them; anything else is left for Prism to judge.
  * @param {string} target @param {Set<string>} booleans
@@ -111,7 +91,7 @@ export function withBooleansSpelledOut(target, booleans) {
 
 /**
  * Starts the front on `port`, forwarding to the Prism at `upstream`. `booleans` are the query
- * parameters whose `1` and `0` it spells `true` and `false` (booleanQueryParameters).
+ * parameters whose `1` and `0` it spells `true` and `false` (queryBooleans of mocks.js).
  * @param {{upstream: string, port: number, host: string, booleans?: Set<string>}} options
  * @returns {Promise<http.Server>}
  */

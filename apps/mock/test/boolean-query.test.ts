@@ -6,7 +6,9 @@
 
 import { loadBundle } from '@agentplane/openapi-toolkit';
 import { describe, expect, inject, it } from 'vitest';
-import { booleanQueryParameters, withBooleansSpelledOut } from '../src/validation-translator.js';
+import { booleanQueryParameters } from '../scripts/query-booleans.js';
+import { MOCKS, queryBooleans } from '../src/mocks.js';
+import { withBooleansSpelledOut } from '../src/validation-translator.js';
 
 const url = inject('mockUrls')['agent-server']!;
 const THREAD_ID = '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
@@ -23,6 +25,10 @@ describe('boolean query parameters written 1 and 0, as the LangGraph SDK writes 
     );
     // Only an exact 1 or 0 of a boolean parameter: other values and other parameters are left as they came.
     expect(withBooleansSpelledOut('/threads?limit=1&wait=01&subgraphs', booleans)).toBe('/threads?limit=1&wait=01&subgraphs');
+  });
+
+  it('are what the build wrote down for the mock to read, for every API (dist/query-booleans.json)', () => {
+    for (const { api } of MOCKS) expect(queryBooleans(api), api).toEqual(booleanQueryParameters(loadBundle(api)));
   });
 
   it('are read by the mock: joinRun, joinRunStream and cancelRun answer as for true and false', async () => {

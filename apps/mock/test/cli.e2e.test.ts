@@ -1,12 +1,12 @@
-// The `npm run mock` launcher: starts both mocks on the requested ports, prints their URLs, and
-// stops them (and frees the ports) on SIGINT and SIGTERM.
+// The `agentplane-mock` command (`npm run mock`): starts both mocks on the requested ports, prints
+// their URLs, and stops them (and frees the ports) on SIGINT and SIGTERM; a bad flag is exit 2.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@agentplane/openapi-toolkit';
 import { describe, expect, it } from 'vitest';
 
-const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
+const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/agentplane-mock.js');
 
 describe('mock launcher', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)(
@@ -42,12 +42,30 @@ describe('mock launcher', () => {
     120_000,
   );
 
-  it('refuses a port that is not a number', async () => {
-    const child = spawn(process.execPath, [cli, '--control-plane-port', 'abc'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
+  /** Runs the command to its end (it starts no mock for these arguments). */
+  async function runToEnd(args: string[]) {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise((resolve) => child.once('exit', resolve));
+    return { code, stdout, stderr };
+  }
+
+  it('refuses a port that is not a number', async () => {
+    const { code, stderr } = await runToEnd(['--control-plane-port', 'abc']);
     expect(code).toBe(2);
     expect(stderr).toContain('--control-plane-port must be a port number');
+  });
+
+  it('refuses an unknown flag with its usage, and prints the usage and exit codes with --help', async () => {
+    const refused = await runToEnd(['--prot', '4010']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("agentplane-mock: Unknown option '--prot'");
+    expect(refused.stderr).toContain('Usage: agentplane-mock [options]');
+    const help = await runToEnd(['--help']);
+    expect(help.code).toBe(0);
+    for (const line of ['--control-plane-port <n>', 'AGENTPLANE_AGENT_SERVER_MOCK_PORT', 'AGENTPLANE_MOCK_HOST', 'Exit codes: 0'])
+      expect(help.stdout).toContain(line);
   });
 });

@@ -20,6 +20,8 @@ export {
   unescapePointer,
 } from './document.js';
 export { freePort } from './free-port.js';
+export { type PackedPackage, packPackages } from './release/artifacts.js';
+export { publicPackages, type WorkspacePackage } from './release/workspace.js';
 export { createValidator, type SchemaValidator, type ValidationResult } from './schema-validator.js';
-export type { ParameterTextType, ServerOperation } from './server-artifacts.js';
+export type { ParameterTextType, ServerOperation } from './server-operation.js';
 export { generateTypes, SERVER_TYPEGEN_OPTIONS, TYPEGEN_OPTIONS } from './typegen.js';

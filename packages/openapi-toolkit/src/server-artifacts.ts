@@ -8,6 +8,9 @@
 //                                (`x-request-limits`); the titles of union branches
 //   <out>/<api>/server-types.ts  openapi-typescript types in the server's view (defaults applied)
 //   <out>/<api>/contract.ts      the facts the clients act on too (contract-module.ts)
+//   <out>/server-operation.ts    the types of the operation table (server-operation.ts), for
+//                                both APIs: the server names them from there, not from this
+//                                private toolkit, so its published declarations stand alone
 //   <out>/<api>/{params,body,patch-body,check}.cjs
 //                                Ajv standalone validators (CommonJS, so that a server can load
 //                                each one synchronously the first time it needs it): path and
@@ -30,6 +33,7 @@ import { writeFile } from './build-spec.js';
 import { renderContractModule } from './contract-module.js';
 import type { OpenApiDocument } from './document.js';
 import { anchorRefs, DOCUMENT_ID, listOperations, resolveRef, withoutAnnotations } from './document.js';
+import type { ParameterTextType, RequestLimits, ScalarTextType, ServerOperation } from './server-operation.js';
 import { generateTypes, SERVER_TYPEGEN_OPTIONS } from './typegen.js';
 
 type StandaloneCode = (ajv: Ajv2020, refsOrFunctions: Record<string, string>) => string;
@@ -44,66 +48,6 @@ const MODULES = {
   check: {},
 } as const;
 type ModuleName = keyof typeof MODULES;
-
-/** The JSON types a path or query parameter's text can be read as. */
-type ScalarTextType = 'string' | 'integer' | 'number' | 'boolean';
-/** How a parameter's text is read: as one scalar, or (a query parameter given once per item) as a list of them. */
-export type ParameterTextType = ScalarTextType | `${ScalarTextType}[]`;
-
-/** `x-request-limits` of the document root: what every request of the API is held to. */
-export interface RequestLimits {
-  /** Largest request body, in bytes. */
-  bodyBytes: number;
-  /** Largest request header section, in bytes. */
-  headerBytes: number;
-  /** Deepest nesting of a JSON body. */
-  jsonDepth: number;
-}
-
-/** One operation of the generated table; read-only, as the generated `as const` module is. */
-export interface ServerOperation {
-  readonly operationId: string;
-  readonly method: string;
-  readonly path: string;
-  /**
-   * The path as a regular expression's source: anchored, one capture group per path parameter
-   * (in `pathParams` order) matching one segment, still percent-encoded.
-   */
-  readonly pathPattern: string;
-  readonly pathParams: readonly string[];
-  readonly security: readonly Readonly<Record<string, readonly string[]>>[];
-  /**
-   * Validators of the path and query parameters, and the JSON type each declared parameter's
-   * text is read as (a parameter's text that does not read as its type stays text, and fails).
-   */
-  readonly parameters: {
-    readonly path: string | null;
-    readonly query: string | null;
-    readonly textTypes: Readonly<Record<string, ParameterTextType>>;
-  };
-  readonly body: {
-    readonly required: boolean;
-    readonly mediaTypes: readonly string[];
-    readonly module: 'body' | 'patch-body';
-    readonly validator: string;
-  } | null;
-  readonly responses: Readonly<
-    Record<
-      string,
-      {
-        readonly validator: string | null;
-        /**
-         * The validator of each event of a `text/event-stream` answer (its `x-event-schema`,
-         * decision S10): an event as `{event, data, id}`, `data` read as JSON.
-         */
-        readonly eventValidator: string | null;
-        /** Every header the response declares, lower-case: what a browser client may need exposed (CORS). */
-        readonly headers: readonly string[];
-        readonly requiredHeaders: readonly string[];
-      }
-    >
-  >;
-}
 
 /** Generates one API's server artifacts into `<outDir>/<api>`, and the validator modules into `<distDir>/<api>` too. */
 export async function writeServerArtifacts(api: string, outDir: string, distDir?: string): Promise<void> {
@@ -197,6 +141,7 @@ export async function writeServerArtifacts(api: string, outDir: string, distDir?
     for (const target of [dir, ...(distDir ? [path.join(distDir, api)] : [])]) writeFile(path.join(target, `${module}.cjs`), code);
   }
   writeFile(path.join(dir, 'operations.ts'), operationsModule(lean, operations, branches, requestLimits(spec)));
+  writeFile(path.join(outDir, 'server-operation.ts'), serverOperationModule());
   writeFile(path.join(dir, 'contract.ts'), renderContractModule(spec));
   // The bundle passed the repository's lint when it was built; openapi-typescript need not lint it again.
   const config = await createConfig({ rules: {} });
@@ -287,6 +232,14 @@ function textTypesOf(spec: OpenApiDocument, operationId: string, parameters: any
     types[parameter.name] = textType;
   }
   return types;
+}
+
+/**
+ * The operation table's types as a module of the server's own: the compiled declarations of
+ * server-operation.ts (types only, so a declaration file is also a valid module).
+ */
+function serverOperationModule(): string {
+  return `${HEADER}${fs.readFileSync(new URL('./server-operation.d.ts', import.meta.url), 'utf8')}`;
 }
 
 /** The document's `x-request-limits`, which every server of the API enforces. */

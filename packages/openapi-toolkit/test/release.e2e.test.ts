@@ -112,9 +112,11 @@ describe('npm run release', () => {
         `agentplane-client-core-${after.core}.tgz`,
         `agentplane-conformance-${version('packages/conformance')}.tgz`,
         `agentplane-control-plane-${version('packages/control-plane')}.tgz`,
+        `agentplane-emulator-${version('apps/emulator')}.tgz`,
+        `agentplane-mock-${version('apps/mock')}.tgz`,
       ].sort(),
     );
-    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' }).match(/: OK$/gm)).toHaveLength(5);
+    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' }).match(/: OK$/gm)).toHaveLength(7);
     const listing = execFileSync('tar', ['-tzf', path.join(out, `agentplane-agent-server-${after.agent}.tgz`)], { encoding: 'utf8' });
     for (const file of [
       'package/LICENSE',
@@ -124,10 +126,21 @@ describe('npm run release', () => {
       'package/dist/index.js',
     ])
       expect(listing).toContain(file);
-    expect(output.match(/^\+ @agentplane\/[a-z-]+@\S+$/gm)).toHaveLength(5);
-    // All five got a version (client-core's patch bumps its dependents), so all five are to upload.
+    // The emulator's tarball holds what runs (bin, dist with its generated validators), no sources or tests.
+    const emulatorFiles = execFileSync('tar', ['-tzf', path.join(out, `agentplane-emulator-${version('apps/emulator')}.tgz`)], {
+      encoding: 'utf8',
+    });
+    for (const file of ['package/bin/agentplane-emulator.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/LICENSE'])
+      expect(emulatorFiles).toContain(file);
+    expect(emulatorFiles).toMatch(/^package\/dist\/generated\/agent-server\/body\.cjs$/m);
+    expect(emulatorFiles).not.toMatch(/^package\/(src|test)\//m);
+    expect(execFileSync('tar', ['-tzf', path.join(out, `agentplane-mock-${version('apps/mock')}.tgz`)], { encoding: 'utf8' })).toContain(
+      'package/dist/query-booleans.json',
+    );
+    expect(output.match(/^\+ @agentplane\/[a-z-]+@\S+$/gm)).toHaveLength(7);
+    // All seven got a version (client-core's patch bumps its dependents, and theirs), so all seven are to upload.
     for (const tarball of tarballs) expect(output).toContain(`  npm publish release-out/${tarball}`);
-    expect(JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'))).toHaveLength(5);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'))).toHaveLength(7);
 
     // The new baseline is the released spec, and the gate now compares with it.
     expect(read('spec/released/agent-server.yaml')).toContain(

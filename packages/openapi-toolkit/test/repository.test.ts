@@ -77,6 +77,8 @@ describe('repository', () => {
       '@agentplane/client-core',
       '@agentplane/conformance',
       '@agentplane/control-plane',
+      '@agentplane/emulator',
+      '@agentplane/mock',
     ]);
     for (const pkg of published) {
       const manifest = JSON.parse(fs.readFileSync(path.join(pkg.dir, 'package.json'), 'utf8'));

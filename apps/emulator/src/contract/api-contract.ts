@@ -3,10 +3,10 @@
 // validators). Nothing here knows an endpoint by name and nothing is compiled at start-up
 // (decision E8): adding an operation to the spec adds it here on the next build.
 import { createRequire } from 'node:module';
-import type { ServerOperation } from '@agentplane/openapi-toolkit';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { api as agentServerTable } from '../generated/agent-server/operations.js';
 import { api as controlPlaneTable } from '../generated/control-plane/operations.js';
+import type { ServerOperation } from '../generated/server-operation.js';
 import { canonicalJson } from '../shared/canonical-json.js';
 import type { ParameterTextType } from './parameter-text.js';
 import type { Location, UnionSupport, ValidationIssue } from './validation-errors.js';

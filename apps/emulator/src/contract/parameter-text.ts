@@ -12,7 +12,7 @@
 //   (`Number(text)`) would take `0x10` as 16, ` 5` as 5 and `1E400` as Infinity.
 import { isUtf8 } from 'node:buffer';
 
-import type { ParameterTextType } from '@agentplane/openapi-toolkit';
+import type { ParameterTextType } from '../generated/server-operation.js';
 
 export type { ParameterTextType };
 /** The type of one parameter's text, or of each item of a query list. */

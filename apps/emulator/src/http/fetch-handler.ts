@@ -3,10 +3,9 @@
 // talk to the emulator with no port and no socket (decision E7). The host part of the URL is not
 // looked at.
 import type { ApiHandler, Exchange, Reply } from './api-handler.js';
+import type { FetchFunction } from './fetch-function.js';
 import type { StreamedBody } from './streamed-body.js';
 import { createBodySink } from './streamed-body.js';
-
-export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export function createFetchHandler(handle: ApiHandler): FetchFunction {
   return async (input, init) => {

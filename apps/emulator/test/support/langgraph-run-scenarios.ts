@@ -344,6 +344,24 @@ export const RUN_SCENARIOS: Record<string, Scenario> = {
     return { answer: await attempt(client.runs.wait(threadId, 'echo', { input: ask('x'), command: { resume: 'y' } })) };
   },
 
+  // The LangGraph Python SDK's synchronous client sends `raise_error` in every runs.wait body (its
+  // async client keeps it client-side); the bodies are the ones it sends, None fields left out.
+  "the Python sync client's runs.wait bodies": async (_client, tag, url) => {
+    const post = async (route: string, body: unknown) => {
+      const response = await fetch(`${url}${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    const thread = (await post('/threads', { metadata: { suite: tag } })).body as { thread_id: string };
+    return {
+      onThread: await post(`/threads/${thread.thread_id}/runs/wait`, { input: ask('hello'), assistant_id: 'echo', raise_error: true }),
+      stateless: await post('/runs/wait', { input: ask('hello'), assistant_id: 'echo', raise_error: false }),
+    };
+  },
+
   'wait answer media type': async (_client, tag, url) => {
     const thread = await (
       await fetch(`${url}/threads`, {

@@ -91,7 +91,7 @@ export async function release({ outDir, root = REPO_ROOT }: ReleaseOptions = {})
   return 0;
 }
 
-// Only the published packages and what they need: the docs, mock and emulator are not released.
+// Only the published packages and what they need: the docs, bench and toolkit are not released.
 async function buildPublicPackages(root: string): Promise<void> {
   const filters = publicPackages(root).flatMap((p) => ['--filter', `${p.name}...`]);
   await runCommand(process.execPath, [rootTool('turbo/bin/turbo', root), 'run', 'build', '--output-logs=errors-only', ...filters], root);

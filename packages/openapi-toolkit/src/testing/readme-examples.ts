@@ -11,6 +11,20 @@ export function readmeExamples(packageDir: string): string[] {
   return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 }
 
+/**
+ * The fenced blocks of one language (```ts, ```python, ...) in a README's `## <heading>` section,
+ * up to the next `## ` heading, in order: the examples a test writes into a project and runs.
+ */
+export function readmeSectionBlocks(readmeFile: string, heading: string, lang: string): string[] {
+  const lines = fs.readFileSync(readmeFile, 'utf8').split('\n');
+  const start = lines.indexOf(`## ${heading}`);
+  if (start < 0) throw new Error(`${readmeFile}: no "## ${heading}" section`);
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((line) => line.startsWith('## '));
+  const body = (end < 0 ? rest : rest.slice(0, end)).join('\n');
+  return [...body.matchAll(new RegExp(`^\`\`\`${lang}\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((match) => match[1]!);
+}
+
 /** Type-checks each block as its own ES module; returns the diagnostics, empty when all compile. */
 export function typecheckReadmeExamples(packageDir: string): string[] {
   const dir = path.join(packageDir, '.readme-examples');
