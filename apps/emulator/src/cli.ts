@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
+import type { CronsConfig, EmulatorConfig } from './config.js';
 import { ConfigError, readConfigFile } from './config.js';
 import type { RunningEmulator } from './emulator.js';
 import { DEFAULTS, startEmulator } from './emulator.js';
@@ -18,12 +19,14 @@ Options:
   --control-plane-port <n>    default ${DEFAULTS.controlPlanePort} (0 picks a free port)
   --agent-server-port <n>     default ${DEFAULTS.agentServerPort} (0 picks a free port)
   --revision-step-ms <n>      how long each revision status lasts (default ${DEFAULTS.revisionStepMs})
+  --cron-speed <n>            run cron schedules n times faster than the clock, for tests:
+                              60 runs a \`* * * * *\` cron every second (default 1)
   --host <host>               default ${DEFAULTS.host}
   -h, --help                  show this help
 
 Each option can also come from the environment (a flag wins): AGENTPLANE_EMULATOR_CONFIG,
 AGENTPLANE_EMULATOR_DB, AGENTPLANE_EMULATOR_CONTROL_PLANE_PORT, AGENTPLANE_EMULATOR_AGENT_SERVER_PORT,
-AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_HOST.
+AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_CRON_SPEED, AGENTPLANE_EMULATOR_HOST.
 
 Relative paths (--config, --db and its default) are read from the directory the command was
 started in: AGENTPLANE_INIT_CWD when set (the repository's \`npm start\` sets it to where npm
@@ -63,6 +66,7 @@ function parseFlags(argv: string[]) {
       'control-plane-port': { type: 'string' },
       'agent-server-port': { type: 'string' },
       'revision-step-ms': { type: 'string' },
+      'cron-speed': { type: 'string' },
       host: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -82,6 +86,11 @@ function parseFlags(argv: string[]) {
  */
 function boundYoungGeneration(): void {
   v8.setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/** `--cron-speed` over the config's `crons` (its other keys kept). */
+function cronsOption(config: EmulatorConfig | undefined, speed: number | undefined): { crons?: CronsConfig } {
+  return speed === undefined ? {} : { crons: { ...config?.crons, speed } };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -108,12 +117,14 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const base = invocationDir();
     const configFile = fromEnv(values, 'config');
+    const config = configFile ? readConfigFile(resolvePath(configFile, base)) : undefined;
     emulator = await startEmulator({
-      config: configFile ? readConfigFile(resolvePath(configFile, base)) : undefined,
+      config,
       db: resolvePath(fromEnv(values, 'db') ?? DEFAULTS.db, base),
       controlPlanePort: number('control-plane-port', fromEnv(values, 'control-plane-port'), 0),
       agentServerPort: number('agent-server-port', fromEnv(values, 'agent-server-port'), 0),
       revisionStepMs: number('revision-step-ms', fromEnv(values, 'revision-step-ms'), 1),
+      ...cronsOption(config, number('cron-speed', fromEnv(values, 'cron-speed'), 1)),
       host: fromEnv(values, 'host'),
     });
   } catch (error) {

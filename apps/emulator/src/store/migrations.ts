@@ -233,4 +233,45 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (assistant_id, version)
   );
   `,
+  // 11: the store's items (decision E22) and the crons (decision E23). An item's namespace is its
+  // labels joined by U+001F, which no label holds and which sorts before every character a label
+  // may hold, so that the text order of namespaces is their label-by-label order and a prefix is
+  // one range of the primary key. rowid is the order items were first stored in (an overwrite is
+  // an UPDATE and keeps it). expires_at is epoch milliseconds, null for an item that never
+  // expires; ttl_minutes is kept to restart the clock on a read. A cron's next_run_ms is when it
+  // makes its next run, null when it makes none; the partial index finds those that are due.
+  // A cron goes with its thread or its assistant.
+  `
+  CREATE TABLE store_items (
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    index_fields TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    ttl_minutes REAL,
+    expires_at INTEGER,
+    UNIQUE (namespace, key)
+  );
+  CREATE INDEX store_items_by_expiry ON store_items (expires_at) WHERE expires_at IS NOT NULL;
+
+  CREATE TABLE crons (
+    cron_id TEXT PRIMARY KEY,
+    assistant_id TEXT NOT NULL REFERENCES assistants (assistant_id) ON DELETE CASCADE,
+    thread_id TEXT REFERENCES threads (thread_id) ON DELETE CASCADE,
+    schedule TEXT NOT NULL,
+    timezone TEXT,
+    end_time TEXT,
+    enabled INTEGER NOT NULL,
+    on_run_completed TEXT,
+    next_run_ms INTEGER,
+    metadata TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX crons_due ON crons (next_run_ms) WHERE next_run_ms IS NOT NULL;
+  CREATE INDEX crons_by_thread ON crons (thread_id);
+  CREATE INDEX crons_by_assistant ON crons (assistant_id);
+  `,
 ];

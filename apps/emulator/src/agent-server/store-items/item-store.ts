@@ -1,0 +1,244 @@
+// The store's items in SQLite (migration 11, decision E22): the deployment's long-term memory,
+// by namespace and key. This is the one implementation of the store's semantics: the HTTP
+// handlers (item-handlers.ts) call it, and so can anything else in the process, such as a graph
+// step that remembers. Like the other stores, every method runs synchronously on the one
+// connection, and each write is a transaction of the commit group (a savepoint of the request's).
+import type {
+  StoreItem,
+  StoreItemPut,
+  StoreItemSearch,
+  StoreNamespaceList,
+  StoreNamespaceListResult,
+  StoreSearchItem,
+} from '@agentplane/agent-server';
+import { StoreNamespaceLabelSchema } from '../../generated/agent-server/contract.js';
+import type { CommitGroup } from '../../store/commit-group.js';
+import type { Db } from '../../store/database.js';
+import { indexedText, lexicalScore, wordsOf } from './lexical-score.js';
+import { matchesStoreFilter } from './store-filter.js';
+
+type Value = Record<string, unknown>;
+type Namespace = readonly string[];
+
+/** Joins a namespace's labels: U+001F is in no label and sorts before every character a label may hold. */
+const SEPARATOR = '\u001f';
+/** The character after SEPARATOR: every namespace below prefix P is in [P + SEPARATOR, P + AFTER). */
+const AFTER = '\u0020';
+const MINUTE_MS = 60_000;
+
+const LABEL = new RegExp(StoreNamespaceLabelSchema.pattern, 'u');
+
+/** A namespace or key an in-process caller gave that the API would refuse (the HTTP layer refuses it before). */
+export class StoreInputError extends Error {}
+
+interface RawItem {
+  namespace: string;
+  key: string;
+  value: string;
+  index_fields: string | null;
+  created_at: string;
+  updated_at: string;
+  ttl_minutes: number | null;
+}
+
+const COLUMNS = 'namespace, key, value, index_fields, created_at, updated_at, ttl_minutes';
+
+export interface ItemStoreOptions {
+  /** The clock of times to live and timestamps (tests move it). */
+  now?: () => number;
+}
+
+export class ItemStore {
+  private readonly statements;
+  private readonly now: () => number;
+  private earliestExpiry = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    db: Db,
+    private readonly commits: CommitGroup,
+    options: ItemStoreOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.statements = {
+      get: db.prepare(`SELECT ${COLUMNS} FROM store_items WHERE namespace = ? AND key = ?`),
+      upsert: db.prepare(
+        `INSERT INTO store_items (namespace, key, value, index_fields, created_at, updated_at, ttl_minutes, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, index_fields = excluded.index_fields,
+           updated_at = excluded.updated_at, ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at`,
+      ),
+      delete: db.prepare('DELETE FROM store_items WHERE namespace = ? AND key = ?'),
+      refresh: db.prepare(
+        'UPDATE store_items SET expires_at = ? + ttl_minutes * 60000 WHERE namespace = ? AND key = ? AND ttl_minutes IS NOT NULL',
+      ),
+      all: db.prepare(`SELECT ${COLUMNS} FROM store_items ORDER BY rowid`),
+      under: db.prepare(`SELECT ${COLUMNS} FROM store_items WHERE namespace = ? OR (namespace >= ? AND namespace < ?) ORDER BY rowid`),
+      allPage: db.prepare(`SELECT ${COLUMNS} FROM store_items ORDER BY rowid LIMIT ? OFFSET ?`),
+      underPage: db.prepare(
+        `SELECT ${COLUMNS} FROM store_items WHERE namespace = ? OR (namespace >= ? AND namespace < ?) ORDER BY rowid LIMIT ? OFFSET ?`,
+      ),
+      namespaces: db.prepare('SELECT DISTINCT namespace FROM store_items ORDER BY namespace').pluck(),
+      namespacesUnder: db
+        .prepare('SELECT DISTINCT namespace FROM store_items WHERE namespace = ? OR (namespace >= ? AND namespace < ?) ORDER BY namespace')
+        .pluck(),
+      deleteExpired: db.prepare('DELETE FROM store_items WHERE expires_at <= ?'),
+      earliestExpiry: db.prepare('SELECT min(expires_at) FROM store_items WHERE expires_at IS NOT NULL').pluck(),
+    };
+  }
+
+  /** Runs `work` all or nothing, inside the current commit group. */
+  transaction<T>(work: () => T): T {
+    return this.commits.transaction(work);
+  }
+
+  /** Stores an item, replacing the one at its namespace and key (whose `created_at` stays). */
+  put(item: StoreItemPut): void {
+    checkNamespace(item.namespace);
+    if (item.key.length === 0) throw new StoreInputError('an item key cannot be empty');
+    const nowMs = this.now();
+    const now = new Date(nowMs).toISOString();
+    const ttl = item.ttl ?? null;
+    const expiresAt = ttl === null ? null : Math.ceil(nowMs + ttl * MINUTE_MS);
+    this.transaction(() =>
+      this.statements.upsert.run(
+        joined(item.namespace),
+        item.key,
+        JSON.stringify(item.value),
+        item.index === undefined || item.index === null ? null : JSON.stringify(item.index),
+        now,
+        now,
+        ttl,
+        expiresAt,
+      ),
+    );
+    if (expiresAt !== null && expiresAt < this.earliestExpiry) this.earliestExpiry = expiresAt;
+  }
+
+  /** The item at the namespace and key, or null; with `refreshTtl` (the default) its time to live starts again. */
+  get(namespace: Namespace, key: string, options: { refreshTtl?: boolean | null } = {}): StoreItem | null {
+    const raw = this.commits.read(() => this.statements.get.get(joined(namespace), key) as RawItem | undefined);
+    if (!raw) return null;
+    if (options.refreshTtl !== false && raw.ttl_minutes !== null) this.refresh([raw]);
+    return toItem(raw);
+  }
+
+  /** Deletes the item at the namespace and key; whether there was one. */
+  delete(namespace: Namespace, key: string): boolean {
+    return this.transaction(() => this.statements.delete.run(joined(namespace), key).changes > 0);
+  }
+
+  /**
+   * One page of the items under a namespace prefix (label by label) that match the filter, in the
+   * order they were first stored, or ranked by `query` (lexical-score.ts), as searchStoreItems.
+   */
+  search(request: StoreItemSearch): StoreSearchItem[] {
+    const limit = request.limit ?? 10;
+    const offset = request.offset ?? 0;
+    const queryWords = request.query === undefined ? new Set<string>() : wordsOf(request.query);
+    const prefix = request.namespace_prefix;
+    const filter = request.filter;
+    const simple = !filter && queryWords.size === 0;
+    const raws = this.commits.read(() => {
+      if (simple)
+        return (
+          prefix.length === 0 ? this.statements.allPage.all(limit, offset) : this.statements.underPage.all(...range(prefix), limit, offset)
+        ) as RawItem[];
+      return (prefix.length === 0 ? this.statements.all.all() : this.statements.under.all(...range(prefix))) as RawItem[];
+    });
+    let page: { raw: RawItem; item: StoreSearchItem }[];
+    if (simple) page = raws.map((raw) => ({ raw, item: toItem(raw) }));
+    else {
+      const matches = raws
+        .map((raw) => ({ raw, item: toItem(raw) as StoreSearchItem }))
+        .filter(({ item }) => !filter || matchesStoreFilter(item.value, filter));
+      if (queryWords.size > 0) {
+        for (const match of matches) {
+          const text = indexedText(match.item.value, indexFieldsOf(match.raw));
+          if (text !== undefined) match.item.score = lexicalScore(queryWords, text)!;
+        }
+        // A stable sort: equal scores, and the unscored after them, keep the order items were stored in.
+        matches.sort((a, b) => (b.item.score ?? -1) - (a.item.score ?? -1));
+      }
+      page = matches.slice(offset, offset + limit);
+    }
+    if (request.refresh_ttl !== false) this.refresh(page.map(({ raw }) => raw).filter((raw) => raw.ttl_minutes !== null));
+    return page.map(({ item }) => item);
+  }
+
+  /** One page of the namespaces holding items that match the prefix and suffix (`*` any label), cut to `max_depth`, as listStoreNamespaces. */
+  listNamespaces(request: StoreNamespaceList): StoreNamespaceListResult {
+    const prefix = request.prefix ?? [];
+    const suffix = request.suffix ?? [];
+    // The labels before the first wildcard narrow the range read; the rest is checked here.
+    const fixed = prefix.slice(0, prefix.includes('*') ? prefix.indexOf('*') : prefix.length);
+    const texts = this.commits.read(
+      () => (fixed.length === 0 ? this.statements.namespaces.all() : this.statements.namespacesUnder.all(...range(fixed))) as string[],
+    );
+    const seen = new Set<string>();
+    const namespaces: string[][] = [];
+    for (const text of texts) {
+      let labels = text.split(SEPARATOR);
+      if (!fitsAt(labels, prefix, 0) || !fitsAt(labels, suffix, labels.length - suffix.length)) continue;
+      if (request.max_depth !== undefined) labels = labels.slice(0, request.max_depth);
+      const key = labels.join(SEPARATOR);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      namespaces.push(labels);
+    }
+    const offset = request.offset ?? 0;
+    return { namespaces: namespaces.slice(offset, offset + (request.limit ?? 100)) };
+  }
+
+  /** Deletes the items whose time to live ran out by `nowMs`; how many. */
+  purgeExpired(nowMs: number): number {
+    if (nowMs < this.earliestExpiry) return 0;
+    const expired = this.transaction(() => this.statements.deleteExpired.run(nowMs).changes);
+    this.earliestExpiry = (this.statements.earliestExpiry.get() as number | null) ?? Number.POSITIVE_INFINITY;
+    return expired;
+  }
+
+  /** Restarts the time to live of items that have one. */
+  private refresh(raws: RawItem[]): void {
+    if (raws.length === 0) return;
+    const nowMs = this.now();
+    this.transaction(() => {
+      for (const raw of raws) this.statements.refresh.run(nowMs, raw.namespace, raw.key);
+    });
+  }
+}
+
+/** Refuses a namespace the API would refuse: none, or a label that is empty, holds a period or a control character. */
+function checkNamespace(namespace: Namespace): void {
+  if (namespace.length === 0) throw new StoreInputError('a namespace needs at least one label');
+  for (const label of namespace)
+    if (!LABEL.test(label))
+      throw new StoreInputError(`namespace label ${JSON.stringify(label)} is empty or holds a period or a control character`);
+}
+
+const joined = (namespace: Namespace) => namespace.join(SEPARATOR);
+
+/** The parameters that select a prefix's namespaces: the prefix itself, and the range of those below it. */
+function range(prefix: Namespace): [string, string, string] {
+  const text = joined(prefix);
+  return [text, text + SEPARATOR, text + AFTER];
+}
+
+/** Whether `pattern` (`*` any label) fits the labels from `at` on. */
+function fitsAt(labels: readonly string[], pattern: Namespace, at: number): boolean {
+  if (at < 0 || at + pattern.length > labels.length) return false;
+  return pattern.every((label, i) => label === '*' || label === labels[at + i]);
+}
+
+function indexFieldsOf(raw: RawItem): string[] | false | null {
+  return raw.index_fields === null ? null : (JSON.parse(raw.index_fields) as string[] | false);
+}
+
+function toItem(raw: RawItem): StoreItem {
+  return {
+    namespace: raw.namespace.split(SEPARATOR),
+    key: raw.key,
+    value: JSON.parse(raw.value) as Value,
+    created_at: raw.created_at,
+    updated_at: raw.updated_at,
+  };
+}
