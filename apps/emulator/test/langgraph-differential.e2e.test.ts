@@ -14,6 +14,7 @@ import { isUuid, specOf, startTestEmulator } from './support/harness.js';
 import { RUN_GRAPHS, RUN_SCENARIOS } from './support/langgraph-run-scenarios.js';
 import type { Scenario } from './support/langgraph-scenarios.js';
 import { SCENARIOS } from './support/langgraph-scenarios.js';
+import { STORE_SCENARIOS } from './support/langgraph-store-scenarios.js';
 import { STREAM_SCENARIOS } from './support/langgraph-stream-scenarios.js';
 
 /** One place where the two observations differ; `path` has `[*]` for every array index. */
@@ -166,7 +167,13 @@ const DIFFERENCES: Record<string, Place[]> = {
   'prune-served': [{ scenario: 'prune', path: '$' }],
   'prefer-return-minimal': [{ scenario: 'update with Prefer: return=minimal', path: '$.answer' }],
   'update-without-metadata': [{ scenario: 'update ttl only', path: '$' }],
-  'info-describes-this-server': ['$.version', '$.langgraph_js_version', '$.context', '$.flags.langsmith_tracing_replicas'].map((path) => ({
+  'info-describes-this-server': [
+    '$.version',
+    '$.langgraph_js_version',
+    '$.context',
+    '$.flags.crons',
+    '$.flags.langsmith_tracing_replicas',
+  ].map((path) => ({
     scenario: 'info',
     path,
   })),
@@ -191,6 +198,19 @@ const DIFFERENCES: Record<string, Place[]> = {
   })),
   'schemas-of-a-javascript-graph': [{ scenario: 'assistant schemas', path: '$' }],
   'malformed-assistant-id-is-422': [{ scenario: 'get malformed assistant id', path: '$' }],
+  // The store and crons (STORE_SCENARIOS).
+  'store-search-order': [{ scenario: 'store search across namespaces stored in turn', path: '$[*]' }],
+  'store-query-lexical-score': [
+    { scenario: 'store search by query', path: '$[*].key' },
+    { scenario: 'store search by query', path: '$[*].score' },
+  ],
+  'store-prefix-by-label': [{ scenario: 'store search prefix of whole labels', path: '$' }],
+  'store-filter-deep-equal': [{ scenario: 'store filter on a list', path: '$' }],
+  'store-namespaces-of-live-items': [{ scenario: 'store namespaces after their last item is deleted', path: '$' }],
+  'crons-served': [
+    { scenario: 'crons are served', path: '$.answer' },
+    { scenario: 'crons are served', path: '$.failedWith' },
+  ],
   // Streams (STREAM_SCENARIOS).
   'stream-location': [{ scenario: '*', path: '$.location' }],
   'stream-stateless-ids': [{ scenario: 'stateless stream on the wire', path: '$.ids' }],
@@ -300,6 +320,18 @@ describe('the same SDK scenarios on the emulator and on the LangGraph JS server'
       const tag = `differential-${crypto.randomUUID()}`;
       const onLangGraph = await observe(langgraph.url, scenario, tag);
       const onEmulator = await observe(emulator.agentServerUrl, scenario, tag);
+      expectDeclared(differencesOf(scenario, onLangGraph, onEmulator));
+      expect(emulator.errors).toEqual([]);
+    });
+  }
+});
+
+describe('the same store scenarios on the emulator and on the LangGraph JS server', () => {
+  for (const scenario of Object.keys(STORE_SCENARIOS)) {
+    it(scenario, async () => {
+      const tag = `differential-${crypto.randomUUID()}`;
+      const onLangGraph = await observe(langgraph.url, scenario, tag, STORE_SCENARIOS);
+      const onEmulator = await observe(emulator.agentServerUrl, scenario, tag, STORE_SCENARIOS);
       expectDeclared(differencesOf(scenario, onLangGraph, onEmulator));
       expect(emulator.errors).toEqual([]);
     });
