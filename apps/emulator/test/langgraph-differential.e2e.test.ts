@@ -204,7 +204,6 @@ const DIFFERENCES: Record<string, Place[]> = {
     { scenario: 'store search by query', path: '$[*].key' },
     { scenario: 'store search by query', path: '$[*].score' },
   ],
-  'store-prefix-by-label': [{ scenario: 'store search prefix of whole labels', path: '$' }],
   'store-filter-deep-equal': [{ scenario: 'store filter on a list', path: '$' }],
   'store-namespaces-of-live-items': [{ scenario: 'store namespaces after their last item is deleted', path: '$' }],
   'crons-served': [

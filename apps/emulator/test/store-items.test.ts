@@ -58,7 +58,7 @@ describe('the JS SDK StoreClient', () => {
     const replaced = await client.store.getItem(['users', 'u-42'], 'food');
     expect(replaced).toMatchObject({
       value: { text: 'Likes soba' },
-      created_at: first!.created_at,
+      created_at: first!.createdAt,
       updated_at: '2026-03-02T09:01:00.000Z',
     });
     await client.store.deleteItem(['users', 'u-42'], 'food');

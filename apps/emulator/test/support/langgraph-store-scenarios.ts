@@ -29,7 +29,7 @@ export const STORE_SCENARIOS: Record<string, Scenario> = {
     await client.store.deleteItem([tag, 'prefs'], 'food');
     const deleted = await client.store.getItem([tag, 'prefs'], 'food');
     await client.store.deleteItem([tag, 'prefs'], 'food');
-    return { first, replaced, createdKept: replaced?.created_at === first?.created_at, deleted };
+    return { first, replaced, createdKept: replaced?.createdAt === first?.createdAt, deleted };
   },
   'store get of a missing item': (client, tag) => client.store.getItem([tag, 'nothing'], 'here'),
   'store put with a ttl and an index': async (client, tag) => {
