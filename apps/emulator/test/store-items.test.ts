@@ -67,21 +67,21 @@ describe('the JS SDK StoreClient', () => {
     await client.store.deleteItem(['users', 'u-42'], 'food');
   });
 
-  it('searches by namespace prefix (whole labels), filter and page, in the order items were first stored', async () => {
+  it('searches by namespace prefix (whole labels), filter and page: namespaces in label order, items in the order first stored', async () => {
     await client.store.putItem(['users', 'u-1'], 'a', { kind: 'fact', n: 1, tags: ['x'] });
     await client.store.putItem(['users-archive'], 'b', { kind: 'fact', n: 2 });
     await client.store.putItem(['users', 'u-2'], 'c', { kind: 'preference', n: 3 });
     await client.store.putItem(['users', 'u-1'], 'd', { kind: 'fact', n: 4 });
     const keys = (result: { items: { key: string }[] }) => result.items.map((item) => item.key);
-    expect(keys(await client.store.searchItems(['users']))).toEqual(['a', 'c', 'd']);
-    expect(keys(await client.store.searchItems([]))).toEqual(['a', 'b', 'c', 'd']);
+    expect(keys(await client.store.searchItems(['users']))).toEqual(['a', 'd', 'c']);
+    expect(keys(await client.store.searchItems([]))).toEqual(['a', 'd', 'c', 'b']);
     expect(keys(await client.store.searchItems(['users'], { filter: { kind: 'fact' } }))).toEqual(['a', 'd']);
     expect(keys(await client.store.searchItems([], { filter: { tags: ['x'] } }))).toEqual(['a']);
-    expect(keys(await client.store.searchItems([], { filter: { n: { $gt: 1, $lte: 3 } } }))).toEqual(['b', 'c']);
+    expect(keys(await client.store.searchItems([], { filter: { n: { $gt: 1, $lte: 3 } } }))).toEqual(['c', 'b']);
     expect(keys(await client.store.searchItems([], { filter: { kind: { $ne: 'fact' } } }))).toEqual(['c']);
     expect(keys(await client.store.searchItems([], { filter: { n: { $in: [1, 4] } } }))).toEqual(['a', 'd']);
-    expect(keys(await client.store.searchItems([], { limit: 2, offset: 1 }))).toEqual(['b', 'c']);
-    expect(keys(await client.store.searchItems([], { filter: { kind: 'fact' }, limit: 1, offset: 1 }))).toEqual(['b']);
+    expect(keys(await client.store.searchItems([], { limit: 2, offset: 1 }))).toEqual(['d', 'c']);
+    expect(keys(await client.store.searchItems([], { filter: { kind: 'fact' }, limit: 1, offset: 1 }))).toEqual(['d']);
     // No score without a query.
     expect((await client.store.searchItems(['users'])).items[0]).not.toHaveProperty('score');
   });

@@ -236,8 +236,9 @@ export const MIGRATIONS: readonly string[] = [
   // 11: the store's items (decision E22) and the crons (decision E23). An item's namespace is its
   // labels joined by U+001F, which no label holds and which sorts before every character a label
   // may hold, so that the text order of namespaces is their label-by-label order and a prefix is
-  // one range of the primary key. rowid is the order items were first stored in (an overwrite is
-  // an UPDATE and keeps it). expires_at is epoch milliseconds, null for an item that never
+  // one range of an index. rowid is the order items were first stored in (an overwrite is an
+  // UPDATE and keeps it); store_items_in_order, (namespace, rowid), is the order a search answers
+  // in, read from the index with no sort, so a page costs the rows up to its end. expires_at is epoch milliseconds, null for an item that never
   // expires; ttl_minutes is kept to restart the clock on a read. A cron's next_run_ms is when it
   // makes its next run, null when it makes none; the partial index finds those that are due.
   // A cron goes with its thread or its assistant.
@@ -253,6 +254,7 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER,
     UNIQUE (namespace, key)
   );
+  CREATE INDEX store_items_in_order ON store_items (namespace);
   CREATE INDEX store_items_by_expiry ON store_items (expires_at) WHERE expires_at IS NOT NULL;
 
   CREATE TABLE crons (

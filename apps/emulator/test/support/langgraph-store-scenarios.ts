@@ -59,9 +59,9 @@ export const STORE_SCENARIOS: Record<string, Scenario> = {
   },
   'store search across namespaces stored in turn': async (client, tag) => {
     await putAll(client, tag, [
-      [['x'], 'first', { v: 1 }],
-      [['y'], 'second', { v: 2 }],
-      [['x'], 'third', { v: 3 }],
+      [['y'], 'first', { v: 1 }],
+      [['x'], 'second', { v: 2 }],
+      [['y'], 'third', { v: 3 }],
     ]);
     return keys(await client.store.searchItems([tag]));
   },

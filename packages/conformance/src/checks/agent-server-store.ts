@@ -102,15 +102,15 @@ export const STORE_CHECKS: Check[] = [
   check({
     id: 'store:search-order',
     area: 'store',
-    title: 'without a query, items come in the order they were first stored, whatever their namespace',
-    rule: 'StoreItemSearch.query: without it, the order items were first stored in',
+    title: 'without a query, items come namespace by namespace in label order, each in the order first stored',
+    rule: 'StoreItemSearch.query: without it, namespaces in label order, items in the order first stored',
     operations: ['putStoreItem', 'searchStoreItems'],
     difference: 'store-search-order',
     async run(s, v) {
-      await s.putItem(v, ['order', 'x'], 'first', { v: 1 });
-      await s.putItem(v, ['order', 'y'], 'second', { v: 2 });
-      await s.putItem(v, ['order', 'x'], 'third', { v: 3 });
-      v.equal(keys((await search(s, ['order'])).data?.items), ['first', 'second', 'third'], 'the order of the answer');
+      await s.putItem(v, ['order', 'y'], 'first', { v: 1 });
+      await s.putItem(v, ['order', 'x'], 'second', { v: 2 });
+      await s.putItem(v, ['order', 'y'], 'third', { v: 3 });
+      v.equal(keys((await search(s, ['order'])).data?.items), ['second', 'first', 'third'], 'the order of the answer');
     },
   }),
   check({

@@ -36,13 +36,13 @@ const RUN_FIELDS = [
 ] as const;
 
 export interface CronHandlerOptions {
-  /** The clock of the schedule and the timestamps (tests move it). */
+  /** The clock of the timestamps (tests move it); the schedule's is the scheduler's. */
   now?: (() => number) | undefined;
 }
 
 export function cronHandlers(
   crons: CronStore,
-  scheduler: Pick<CronScheduler, 'changed'>,
+  scheduler: Pick<CronScheduler, 'changed' | 'scheduleNow'>,
   parts: { assistants: AssistantStore; graphs: GraphRegistry; threads: ThreadStore },
   options: CronHandlerOptions = {},
 ) {
@@ -99,7 +99,7 @@ export function cronHandlers(
         created_at: created,
         updated_at: created,
       };
-      cron.next_run_ms = nextRunMs(cron, nowMs);
+      cron.next_run_ms = nextRunMs(cron, scheduler.scheduleNow());
       crons.insert(cron);
       scheduler.changed();
       return { status: 200 as const, body: toCron(cron) };
@@ -137,7 +137,7 @@ export function cronHandlers(
         };
         if (body.metadata !== undefined) updated.payload.metadata = updated.metadata;
         const rescheduled = ['schedule', 'timezone', 'end_time', 'enabled'].some((field) => field in body);
-        if (rescheduled) updated.next_run_ms = nextRunMs(updated, nowMs);
+        if (rescheduled) updated.next_run_ms = nextRunMs(updated, scheduler.scheduleNow());
         crons.update(updated);
         scheduler.changed();
         return { status: 200, body: toCron(updated) };

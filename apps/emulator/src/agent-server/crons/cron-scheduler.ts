@@ -3,8 +3,8 @@
 // a thousand crons cost one timer. Every request of the agent server API first makes the runs
 // that are due by the clock (`runDue`, like the expiry of threads): a test that moves the clock
 // of an in-process emulator sees the runs at once, with no wait. `speed` runs the schedule faster
-// on a port: the timer waits 1/speed of the time until the next run, and then makes that run as
-// if its time had come.
+// on a port: the schedule's clock (`scheduleNow`) then runs `speed` times faster than the
+// emulator's from start-up, and every time of a schedule is on it.
 //
 // A run and the move of its cron's `next_run_ms` are one transaction, so a time is never run
 // twice, whatever stops the process. A time missed while the process was down is run once at
@@ -40,8 +40,18 @@ export class CronScheduler {
   /** The earliest next run of any cron (null: none), or undefined when it must be read again. */
   private earliest: number | null | undefined;
   private closed = false;
+  /** When the schedule's clock started, on the emulator's clock (it then read the same). */
+  private readonly startedAt: number;
 
-  constructor(private readonly parts: CronSchedulerParts) {}
+  constructor(private readonly parts: CronSchedulerParts) {
+    this.startedAt = parts.now();
+  }
+
+  /** The schedule's clock: the emulator's, or `speed` times faster than it since start-up. */
+  scheduleNow(): number {
+    const now = this.parts.now();
+    return this.parts.speed === 1 ? now : this.startedAt + (now - this.startedAt) * this.parts.speed;
+  }
 
   /** Starts waiting for the next run (at start-up: the times missed while the process was down are due). */
   start(): void {
@@ -50,7 +60,7 @@ export class CronScheduler {
 
   /** Makes the runs of every cron due by now (before each request). */
   runDue(): void {
-    this.fire(this.parts.now());
+    this.fire(this.scheduleNow());
   }
 
   /** A cron was created, changed or deleted: its next run may be the earliest. */
@@ -75,7 +85,7 @@ export class CronScheduler {
 
   /** One run of the cron, and its next time, together. */
   private makeRun(cron: CronRow): void {
-    const { crons, engine, now, onNotice } = this.parts;
+    const { crons, engine, onNotice } = this.parts;
     crons.transaction(() => {
       const dueAt = cron.next_run_ms!;
       try {
@@ -90,7 +100,7 @@ export class CronScheduler {
         onNotice(`cron ${cron.cron_id}: the run due at ${new Date(dueAt).toISOString()} was not made: ${String(error.detail)}`);
       }
       // After the time just run, or after now when times were missed: a missed time is run once.
-      crons.setNextRun(cron.cron_id, nextRunMs(cron, Math.max(dueAt, now())));
+      crons.setNextRun(cron.cron_id, nextRunMs(cron, Math.max(dueAt, this.scheduleNow())));
     });
   }
 
@@ -101,11 +111,14 @@ export class CronScheduler {
     this.earliest ??= this.parts.crons.earliestDue();
     const earliest = this.earliest;
     if (earliest === null) return;
-    const wait = Math.max(0, (earliest - this.parts.now()) / this.parts.speed);
-    // A timer holds at most 2^31 − 1 ms (24.8 days); a later run is looked at again then.
+    const wait = Math.max(0, Math.ceil((earliest - this.scheduleNow()) / this.parts.speed));
+    // A timer holds at most 2^31 − 1 ms (24.8 days); a later run is looked at again then. Only
+    // what the clock says is due is made, so a clock a test holds still makes nothing.
     if (wait > MAX_TIMER_MS) this.timer = setTimeout(() => this.arm(), MAX_TIMER_MS);
-    // Faster than the clock, the time waited for has come by the schedule's count; at the clock's
-    // speed, only what the clock says is due (a clock a test holds still makes nothing).
-    else this.timer = setTimeout(() => this.fire(this.parts.speed > 1 ? Math.max(this.parts.now(), earliest) : this.parts.now()), wait);
+    else
+      this.timer = setTimeout(() => {
+        this.fire(this.scheduleNow());
+        this.arm();
+      }, wait);
   }
 }

@@ -50,11 +50,13 @@ export interface ItemStoreOptions {
 
 export class ItemStore {
   private readonly statements;
+  /** A search's statement by its SQL (its prefix and the filter fields SQLite compares). */
+  private readonly searchStatements = new Map<string, import('better-sqlite3').Statement>();
   private readonly now: () => number;
   private earliestExpiry = Number.NEGATIVE_INFINITY;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly commits: CommitGroup,
     options: ItemStoreOptions = {},
   ) {
@@ -71,15 +73,9 @@ export class ItemStore {
       refresh: db.prepare(
         'UPDATE store_items SET expires_at = ? + ttl_minutes * 60000 WHERE namespace = ? AND key = ? AND ttl_minutes IS NOT NULL',
       ),
-      all: db.prepare(`SELECT ${COLUMNS} FROM store_items ORDER BY rowid`),
-      under: db.prepare(`SELECT ${COLUMNS} FROM store_items WHERE namespace = ? OR (namespace >= ? AND namespace < ?) ORDER BY rowid`),
-      allPage: db.prepare(`SELECT ${COLUMNS} FROM store_items ORDER BY rowid LIMIT ? OFFSET ?`),
-      underPage: db.prepare(
-        `SELECT ${COLUMNS} FROM store_items WHERE namespace = ? OR (namespace >= ? AND namespace < ?) ORDER BY rowid LIMIT ? OFFSET ?`,
-      ),
       namespaces: db.prepare('SELECT DISTINCT namespace FROM store_items ORDER BY namespace').pluck(),
       namespacesUnder: db
-        .prepare('SELECT DISTINCT namespace FROM store_items WHERE namespace = ? OR (namespace >= ? AND namespace < ?) ORDER BY namespace')
+        .prepare('SELECT DISTINCT namespace FROM store_items WHERE namespace >= ? AND namespace < ? ORDER BY namespace')
         .pluck(),
       deleteExpired: db.prepare('DELETE FROM store_items WHERE expires_at <= ?'),
       earliestExpiry: db.prepare('SELECT min(expires_at) FROM store_items WHERE expires_at IS NOT NULL').pluck(),
@@ -128,29 +124,31 @@ export class ItemStore {
   }
 
   /**
-   * One page of the items under a namespace prefix (label by label) that match the filter, in the
-   * order they were first stored, or ranked by `query` (lexical-score.ts), as searchStoreItems.
+   * One page of the items under a namespace prefix (label by label) that match the filter, namespace
+   * by namespace in label order and in the order they were first stored within one, or ranked by
+   * `query` (lexical-score.ts), as searchStoreItems.
    */
   search(request: StoreItemSearch): StoreSearchItem[] {
     const limit = request.limit ?? 10;
     const offset = request.offset ?? 0;
     const queryWords = request.query === undefined ? new Set<string>() : wordsOf(request.query);
-    const prefix = request.namespace_prefix;
-    const filter = request.filter;
-    const simple = !filter && queryWords.size === 0;
+    const { sql, parameters, rest } = searchQuery(request.namespace_prefix, request.filter ?? {});
+    // SQLite pages when it alone decides which items match and in what order.
+    const paged = rest === undefined && queryWords.size === 0;
     const raws = this.commits.read(() => {
-      if (simple)
-        return (
-          prefix.length === 0 ? this.statements.allPage.all(limit, offset) : this.statements.underPage.all(...range(prefix), limit, offset)
-        ) as RawItem[];
-      return (prefix.length === 0 ? this.statements.all.all() : this.statements.under.all(...range(prefix))) as RawItem[];
+      let statement = this.searchStatements.get(paged ? `${sql} LIMIT ? OFFSET ?` : sql);
+      if (!statement) {
+        statement = this.db.prepare(paged ? `${sql} LIMIT ? OFFSET ?` : sql);
+        this.searchStatements.set(paged ? `${sql} LIMIT ? OFFSET ?` : sql, statement);
+      }
+      return (paged ? statement.all(...parameters, limit, offset) : statement.all(...parameters)) as RawItem[];
     });
     let page: { raw: RawItem; item: StoreSearchItem }[];
-    if (simple) page = raws.map((raw) => ({ raw, item: toItem(raw) }));
+    if (paged) page = raws.map((raw) => ({ raw, item: toItem(raw) }));
     else {
       const matches = raws
         .map((raw) => ({ raw, item: toItem(raw) as StoreSearchItem }))
-        .filter(({ item }) => !filter || matchesStoreFilter(item.value, filter));
+        .filter(({ item }) => rest === undefined || matchesStoreFilter(item.value, rest));
       if (queryWords.size > 0) {
         for (const match of matches) {
           const text = indexedText(match.item.value, indexFieldsOf(match.raw));
@@ -217,10 +215,55 @@ function checkNamespace(namespace: Namespace): void {
 
 const joined = (namespace: Namespace) => namespace.join(SEPARATOR);
 
-/** The parameters that select a prefix's namespaces: the prefix itself, and the range of those below it. */
-function range(prefix: Namespace): [string, string, string] {
+/**
+ * The range of a prefix's namespaces: from the prefix itself to the last namespace below it (the
+ * prefix, then SEPARATOR and more labels; no label holds a character below AFTER).
+ */
+function range(prefix: Namespace): [string, string] {
   const text = joined(prefix);
-  return [text, text + SEPARATOR, text + AFTER];
+  return [text, text + AFTER];
+}
+
+/** The SQLite type (`json_type`) of each filter value SQLite can compare, by its JavaScript type. */
+const SQL_JSON_TYPES: Record<string, string> = { string: "'text'", number: "'integer', 'real'" };
+
+/**
+ * A search's SQL: the prefix's range, and the filter's fields that hold a string, a number, a
+ * boolean or null, which SQLite compares in the stored JSON (equality is deep equality for them);
+ * `rest` is what is left for JavaScript (lists, objects, operators), undefined when nothing is.
+ */
+function searchQuery(
+  prefix: Namespace,
+  filter: Record<string, unknown>,
+): { sql: string; parameters: unknown[]; rest?: Record<string, unknown> } {
+  const conditions: string[] = [];
+  const parameters: unknown[] = [];
+  if (prefix.length > 0) {
+    conditions.push('namespace >= ? AND namespace < ?');
+    parameters.push(...range(prefix));
+  }
+  const rest: Record<string, unknown> = {};
+  for (const [field, wanted] of Object.entries(filter)) {
+    const path = `$."${field}"`;
+    // A quoted label of a JSON path cannot hold a quote or a backslash: such a field is compared here.
+    if (/["\\]/.test(field) || (wanted !== null && typeof wanted === 'object')) {
+      rest[field] = wanted;
+      continue;
+    }
+    if (wanted === null || typeof wanted === 'boolean') {
+      conditions.push('json_type(value, ?) = ?');
+      parameters.push(path, wanted === null ? 'null' : String(wanted));
+    } else {
+      conditions.push(`json_type(value, ?) IN (${SQL_JSON_TYPES[typeof wanted]}) AND json_extract(value, ?) = ?`);
+      parameters.push(path, path, wanted);
+    }
+  }
+  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+  return {
+    sql: `SELECT ${COLUMNS} FROM store_items${where} ORDER BY namespace, rowid`,
+    parameters,
+    ...(Object.keys(rest).length > 0 ? { rest } : {}),
+  };
 }
 
 /** Whether `pattern` (`*` any label) fits the labels from `at` on. */
