@@ -86,6 +86,19 @@ describe('the JS SDK StoreClient', () => {
     expect((await client.store.searchItems(['users'])).items[0]).not.toHaveProperty('score');
   });
 
+  it('filters on any field name, whether SQLite compares it or JavaScript does', async () => {
+    await client.store.putItem(['f'], 'odd', { 'a"b': 1, 'x.y': 'dot', '': true, 'tab\tkey': null, 'é clé': 2.5 });
+    await client.store.putItem(['f'], 'other', { 'a"b': 2, 'x.y': 'no' });
+    for (const filter of [{ 'a"b': 1 }, { 'x.y': 'dot' }, { '': true }, { 'tab\tkey': null }, { 'é clé': 2.5 }])
+      expect(
+        (await client.store.searchItems(['f'], { filter })).items.map((item) => item.key),
+        JSON.stringify(filter),
+      ).toEqual(['odd']);
+    // A number is not its text, a boolean not 1, null not absent.
+    for (const filter of [{ 'x.y': 0 }, { 'é clé': '2.5' }, { '': 1 }, { missing: null }])
+      expect((await client.store.searchItems(['f'], { filter })).items, JSON.stringify(filter)).toEqual([]);
+  });
+
   it('ranks by the lexical score of the query, the unindexed last without a score', async () => {
     await client.store.putItem(['m'], 'ramen', { text: 'Likes spicy ramen', kind: 'food' });
     await client.store.putItem(['m'], 'city', { text: 'Lives in Lisbon' });

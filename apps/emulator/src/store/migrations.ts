@@ -239,7 +239,8 @@ export const MIGRATIONS: readonly string[] = [
   // one range of an index. rowid is the order items were first stored in (an overwrite is an
   // UPDATE and keeps it); store_items_in_order, (namespace, rowid), is the order a search answers
   // in, read from the index with no sort, so a page costs the rows up to its end. expires_at is epoch milliseconds, null for an item that never
-  // expires; ttl_minutes is kept to restart the clock on a read. A cron's next_run_ms is when it
+  // expires; ttl_minutes is kept to restart the clock on a read. labels is the namespace again, as
+  // the JSON array an answer shows, so that SQLite joins an item's answer from its row. A cron's next_run_ms is when it
   // makes its next run, null when it makes none; the partial index finds those that are due.
   // A cron goes with its thread or its assistant.
   `
@@ -252,6 +253,7 @@ export const MIGRATIONS: readonly string[] = [
     updated_at TEXT NOT NULL,
     ttl_minutes REAL,
     expires_at INTEGER,
+    labels TEXT NOT NULL,
     UNIQUE (namespace, key)
   );
   CREATE INDEX store_items_in_order ON store_items (namespace);

@@ -76,7 +76,7 @@ export class CronScheduler {
 
   private fire(untilMs: number): void {
     if (this.closed) return;
-    this.earliest ??= this.parts.crons.earliestDue();
+    if (this.earliest === undefined) this.earliest = this.parts.crons.earliestDue();
     if (this.earliest === null || untilMs < this.earliest) return;
     const due = this.parts.crons.transaction(() => this.parts.crons.due(untilMs));
     for (const cron of due) this.makeRun(cron);
@@ -108,7 +108,7 @@ export class CronScheduler {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.closed) return;
-    this.earliest ??= this.parts.crons.earliestDue();
+    if (this.earliest === undefined) this.earliest = this.parts.crons.earliestDue();
     const earliest = this.earliest;
     if (earliest === null) return;
     const wait = Math.max(0, Math.ceil((earliest - this.scheduleNow()) / this.parts.speed));

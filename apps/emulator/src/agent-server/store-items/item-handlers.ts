@@ -13,7 +13,7 @@ export function storeItemHandlers(items: ItemStore) {
     getStoreItem({ query }) {
       // The SDKs join the labels with periods, which no label holds; absent or empty is the empty namespace.
       const namespace = query.namespace ? query.namespace.split('.') : [];
-      const item = namespace.length === 0 ? null : items.get(namespace, query.key, { refreshTtl: query.refresh_ttl });
+      const item = namespace.length === 0 ? null : items.getText(namespace, query.key, { refreshTtl: query.refresh_ttl });
       return { status: 200, body: item };
     },
 
@@ -23,7 +23,7 @@ export function storeItemHandlers(items: ItemStore) {
     },
 
     searchStoreItems({ body }) {
-      return { status: 200, body: { items: items.search(body) } };
+      return { status: 200, body: items.searchText(body) };
     },
 
     listStoreNamespaces({ body }) {

@@ -7,17 +7,18 @@ import type {
   StoreItem,
   StoreItemPut,
   StoreItemSearch,
+  StoreItemSearchResult,
   StoreNamespaceList,
   StoreNamespaceListResult,
   StoreSearchItem,
 } from '@agentplane/agent-server';
+import { JsonText } from '../../contract/json-text.js';
 import { StoreNamespaceLabelSchema } from '../../generated/agent-server/contract.js';
 import type { CommitGroup } from '../../store/commit-group.js';
 import type { Db } from '../../store/database.js';
 import { indexedText, lexicalScore, wordsOf } from './lexical-score.js';
 import { matchesStoreFilter } from './store-filter.js';
 
-type Value = Record<string, unknown>;
 type Namespace = readonly string[];
 
 /** Joins a namespace's labels: U+001F is in no label and sorts before every character a label may hold. */
@@ -31,17 +32,21 @@ const LABEL = new RegExp(StoreNamespaceLabelSchema.pattern, 'u');
 /** A namespace or key an in-process caller gave that the API would refuse (the HTTP layer refuses it before). */
 export class StoreInputError extends Error {}
 
+/** An item as a search or a read takes it from SQLite: its answer as JSON text, and what else it needs. */
 interface RawItem {
-  namespace: string;
-  key: string;
-  value: string;
-  index_fields: string | null;
-  created_at: string;
-  updated_at: string;
-  ttl_minutes: number | null;
+  /** The item as the API answers it, joined by SQLite (decision E14): `StoreItem` as JSON text. */
+  json: string;
+  /** The row to refresh, when the item has a time to live; else null. */
+  refresh: number | null;
+  /** What `query` reads of it (StoreItemIndex, as JSON), for the searches JavaScript finishes. */
+  index_fields?: string | null;
 }
 
-const COLUMNS = 'namespace, key, value, index_fields, created_at, updated_at, ttl_minutes';
+// The item as the API answers it (the fields and order of StoreItem). labels is the namespace as
+// a JSON array, and value is stored as the JSON the put gave: SQLite joins the texts, and no object
+// is built only to be serialised again.
+const ITEM_JSON = `'{"namespace":' || labels || ',"key":' || json_quote(key) || ',"value":' || value || ',"created_at":' || json_quote(created_at) || ',"updated_at":' || json_quote(updated_at) || '}'`;
+const READ_COLUMNS = `${ITEM_JSON} AS json, CASE WHEN ttl_minutes IS NULL THEN NULL ELSE rowid END AS refresh`;
 
 export interface ItemStoreOptions {
   /** The clock of times to live and timestamps (tests move it). */
@@ -62,17 +67,15 @@ export class ItemStore {
   ) {
     this.now = options.now ?? Date.now;
     this.statements = {
-      get: db.prepare(`SELECT ${COLUMNS} FROM store_items WHERE namespace = ? AND key = ?`),
+      get: db.prepare(`SELECT ${READ_COLUMNS} FROM store_items WHERE namespace = ? AND key = ?`),
       upsert: db.prepare(
-        `INSERT INTO store_items (namespace, key, value, index_fields, created_at, updated_at, ttl_minutes, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO store_items (namespace, key, value, index_fields, created_at, updated_at, ttl_minutes, expires_at, labels)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, index_fields = excluded.index_fields,
            updated_at = excluded.updated_at, ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at`,
       ),
       delete: db.prepare('DELETE FROM store_items WHERE namespace = ? AND key = ?'),
-      refresh: db.prepare(
-        'UPDATE store_items SET expires_at = ? + ttl_minutes * 60000 WHERE namespace = ? AND key = ? AND ttl_minutes IS NOT NULL',
-      ),
+      refresh: db.prepare('UPDATE store_items SET expires_at = ? + ttl_minutes * 60000 WHERE rowid = ?'),
       namespaces: db.prepare('SELECT DISTINCT namespace FROM store_items ORDER BY namespace').pluck(),
       namespacesUnder: db
         .prepare('SELECT DISTINCT namespace FROM store_items WHERE namespace >= ? AND namespace < ? ORDER BY namespace')
@@ -105,6 +108,7 @@ export class ItemStore {
         now,
         ttl,
         expiresAt,
+        JSON.stringify(item.namespace),
       ),
     );
     if (expiresAt !== null && expiresAt < this.earliestExpiry) this.earliestExpiry = expiresAt;
@@ -112,10 +116,16 @@ export class ItemStore {
 
   /** The item at the namespace and key, or null; with `refreshTtl` (the default) its time to live starts again. */
   get(namespace: Namespace, key: string, options: { refreshTtl?: boolean | null } = {}): StoreItem | null {
+    const text = this.getText(namespace, key, options);
+    return text && (JSON.parse(text.text) as StoreItem);
+  }
+
+  /** `get`, answered as the JSON text of the item. */
+  getText(namespace: Namespace, key: string, options: { refreshTtl?: boolean | null } = {}): JsonText<StoreItem> | null {
     const raw = this.commits.read(() => this.statements.get.get(joined(namespace), key) as RawItem | undefined);
     if (!raw) return null;
-    if (options.refreshTtl !== false && raw.ttl_minutes !== null) this.refresh([raw]);
-    return toItem(raw);
+    if (options.refreshTtl !== false) this.refresh([raw]);
+    return new JsonText(raw.json);
   }
 
   /** Deletes the item at the namespace and key; whether there was one. */
@@ -129,38 +139,51 @@ export class ItemStore {
    * `query` (lexical-score.ts), as searchStoreItems.
    */
   search(request: StoreItemSearch): StoreSearchItem[] {
+    return (JSON.parse(this.searchText(request).text) as StoreItemSearchResult).items;
+  }
+
+  /** `search`, answered as the JSON text of the API's answer (`{"items": [...]}`). */
+  searchText(request: StoreItemSearch): JsonText<StoreItemSearchResult> {
     const limit = request.limit ?? 10;
     const offset = request.offset ?? 0;
     const queryWords = request.query === undefined ? new Set<string>() : wordsOf(request.query);
-    const { sql, parameters, rest } = searchQuery(request.namespace_prefix, request.filter ?? {});
+    const { where, parameters, rest } = searchQuery(request.namespace_prefix, request.filter ?? {});
     // SQLite pages when it alone decides which items match and in what order.
     const paged = rest === undefined && queryWords.size === 0;
+    const sql = paged
+      ? `SELECT ${READ_COLUMNS} FROM store_items${where} ORDER BY namespace, rowid LIMIT ? OFFSET ?`
+      : `SELECT ${READ_COLUMNS}, index_fields FROM store_items${where} ORDER BY namespace, rowid`;
     const raws = this.commits.read(() => {
-      let statement = this.searchStatements.get(paged ? `${sql} LIMIT ? OFFSET ?` : sql);
+      let statement = this.searchStatements.get(sql);
       if (!statement) {
-        statement = this.db.prepare(paged ? `${sql} LIMIT ? OFFSET ?` : sql);
-        this.searchStatements.set(paged ? `${sql} LIMIT ? OFFSET ?` : sql, statement);
+        statement = this.db.prepare(sql);
+        this.searchStatements.set(sql, statement);
       }
       return (paged ? statement.all(...parameters, limit, offset) : statement.all(...parameters)) as RawItem[];
     });
-    let page: { raw: RawItem; item: StoreSearchItem }[];
-    if (paged) page = raws.map((raw) => ({ raw, item: toItem(raw) }));
-    else {
+    let page: RawItem[];
+    let texts: string[];
+    if (paged) {
+      page = raws;
+      texts = raws.map((raw) => raw.json);
+    } else {
       const matches = raws
-        .map((raw) => ({ raw, item: toItem(raw) as StoreSearchItem }))
+        .map((raw) => ({ raw, item: JSON.parse(raw.json) as StoreSearchItem }))
         .filter(({ item }) => rest === undefined || matchesStoreFilter(item.value, rest));
       if (queryWords.size > 0) {
         for (const match of matches) {
           const text = indexedText(match.item.value, indexFieldsOf(match.raw));
           if (text !== undefined) match.item.score = lexicalScore(queryWords, text)!;
         }
-        // A stable sort: equal scores, and the unscored after them, keep the order items were stored in.
+        // A stable sort: equal scores, and the unscored after them, keep the order without a query.
         matches.sort((a, b) => (b.item.score ?? -1) - (a.item.score ?? -1));
       }
-      page = matches.slice(offset, offset + limit);
+      const kept = matches.slice(offset, offset + limit);
+      page = kept.map(({ raw }) => raw);
+      texts = kept.map(({ item }) => JSON.stringify(item));
     }
-    if (request.refresh_ttl !== false) this.refresh(page.map(({ raw }) => raw).filter((raw) => raw.ttl_minutes !== null));
-    return page.map(({ item }) => item);
+    if (request.refresh_ttl !== false) this.refresh(page);
+    return new JsonText(`{"items":[${texts.join(',')}]}`);
   }
 
   /** One page of the namespaces holding items that match the prefix and suffix (`*` any label), cut to `max_depth`, as listStoreNamespaces. */
@@ -195,12 +218,13 @@ export class ItemStore {
     return expired;
   }
 
-  /** Restarts the time to live of items that have one. */
+  /** Restarts the time to live of the items that have one. */
   private refresh(raws: RawItem[]): void {
-    if (raws.length === 0) return;
+    const rows = raws.flatMap((raw) => (raw.refresh === null ? [] : [raw.refresh]));
+    if (rows.length === 0) return;
     const nowMs = this.now();
     this.transaction(() => {
-      for (const raw of raws) this.statements.refresh.run(nowMs, raw.namespace, raw.key);
+      for (const row of rows) this.statements.refresh.run(nowMs, row);
     });
   }
 }
@@ -224,6 +248,9 @@ function range(prefix: Namespace): [string, string] {
   return [text, text + AFTER];
 }
 
+/** The top-level fields SQLite compares (see searchQuery): letters, digits and a few separators. */
+const SQL_PATH_FIELD = /^[\p{L}\p{N}_ .:@/+-]{1,256}$/u;
+
 /** The SQLite type (`json_type`) of each filter value SQLite can compare, by its JavaScript type. */
 const SQL_JSON_TYPES: Record<string, string> = { string: "'text'", number: "'integer', 'real'" };
 
@@ -235,7 +262,7 @@ const SQL_JSON_TYPES: Record<string, string> = { string: "'text'", number: "'int
 function searchQuery(
   prefix: Namespace,
   filter: Record<string, unknown>,
-): { sql: string; parameters: unknown[]; rest?: Record<string, unknown> } {
+): { where: string; parameters: unknown[]; rest?: Record<string, unknown> } {
   const conditions: string[] = [];
   const parameters: unknown[] = [];
   if (prefix.length > 0) {
@@ -245,8 +272,9 @@ function searchQuery(
   const rest: Record<string, unknown> = {};
   for (const [field, wanted] of Object.entries(filter)) {
     const path = `$."${field}"`;
-    // A quoted label of a JSON path cannot hold a quote or a backslash: such a field is compared here.
-    if (/["\\]/.test(field) || (wanted !== null && typeof wanted === 'object')) {
+    // A field SQLite's JSON path reads as a quoted label is one of these characters only; any
+    // other (a quote, a backslash, a control character) is compared here, never misread there.
+    if (!SQL_PATH_FIELD.test(field) || (wanted !== null && typeof wanted === 'object')) {
       rest[field] = wanted;
       continue;
     }
@@ -258,9 +286,8 @@ function searchQuery(
       parameters.push(path, path, wanted);
     }
   }
-  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   return {
-    sql: `SELECT ${COLUMNS} FROM store_items${where} ORDER BY namespace, rowid`,
+    where: conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '',
     parameters,
     ...(Object.keys(rest).length > 0 ? { rest } : {}),
   };
@@ -273,15 +300,5 @@ function fitsAt(labels: readonly string[], pattern: Namespace, at: number): bool
 }
 
 function indexFieldsOf(raw: RawItem): string[] | false | null {
-  return raw.index_fields === null ? null : (JSON.parse(raw.index_fields) as string[] | false);
-}
-
-function toItem(raw: RawItem): StoreItem {
-  return {
-    namespace: raw.namespace.split(SEPARATOR),
-    key: raw.key,
-    value: JSON.parse(raw.value) as Value,
-    created_at: raw.created_at,
-    updated_at: raw.updated_at,
-  };
+  return raw.index_fields == null ? null : (JSON.parse(raw.index_fields) as string[] | false);
 }
