@@ -238,22 +238,21 @@ export const MIGRATIONS: readonly string[] = [
   // may hold, so that the text order of namespaces is their label-by-label order and a prefix is
   // one range of an index. rowid is the order items were first stored in (an overwrite is an
   // UPDATE and keeps it); store_items_in_order, (namespace, rowid), is the order a search answers
-  // in, read from the index with no sort, so a page costs the rows up to its end. expires_at is epoch milliseconds, null for an item that never
-  // expires; ttl_minutes is kept to restart the clock on a read. labels is the namespace again, as
-  // the JSON array an answer shows, so that SQLite joins an item's answer from its row. A cron's next_run_ms is when it
-  // makes its next run, null when it makes none; the partial index finds those that are due.
-  // A cron goes with its thread or its assistant.
+  // in, read from the index with no sort, so a page costs the rows up to its end. answer is the
+  // item as the API answers it (namespace, key, value and times), so a read is that one column.
+  // expires_at is epoch milliseconds, null for an item that never expires; ttl_minutes is kept to
+  // restart the clock on a read. A cron's next_run_ms is when it makes its next run, null when it
+  // makes none; the partial index finds those that are due. A cron goes with its thread or its
+  // assistant.
   `
   CREATE TABLE store_items (
     namespace TEXT NOT NULL,
     key TEXT NOT NULL,
-    value TEXT NOT NULL,
+    answer TEXT NOT NULL,
     index_fields TEXT,
     created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
     ttl_minutes REAL,
     expires_at INTEGER,
-    labels TEXT NOT NULL,
     UNIQUE (namespace, key)
   );
   CREATE INDEX store_items_in_order ON store_items (namespace);

@@ -42,11 +42,9 @@ interface RawItem {
   index_fields?: string | null;
 }
 
-// The item as the API answers it (the fields and order of StoreItem). labels is the namespace as
-// a JSON array, and value is stored as the JSON the put gave: SQLite joins the texts, and no object
-// is built only to be serialised again.
-const ITEM_JSON = `'{"namespace":' || labels || ',"key":' || json_quote(key) || ',"value":' || value || ',"created_at":' || json_quote(created_at) || ',"updated_at":' || json_quote(updated_at) || '}'`;
-const READ_COLUMNS = `${ITEM_JSON} AS json, CASE WHEN ttl_minutes IS NULL THEN NULL ELSE rowid END AS refresh`;
+// An item's row keeps its answer whole (`answer`: StoreItem as JSON text, written by each put), so
+// a read is one column per item, handed to the HTTP layer as it is (decision E22).
+const READ_COLUMNS = 'answer AS json, CASE WHEN ttl_minutes IS NULL THEN NULL ELSE rowid END AS refresh';
 
 export interface ItemStoreOptions {
   /** The clock of times to live and timestamps (tests move it). */
@@ -68,11 +66,12 @@ export class ItemStore {
     this.now = options.now ?? Date.now;
     this.statements = {
       get: db.prepare(`SELECT ${READ_COLUMNS} FROM store_items WHERE namespace = ? AND key = ?`),
+      createdAt: db.prepare('SELECT created_at FROM store_items WHERE namespace = ? AND key = ?').pluck(),
       upsert: db.prepare(
-        `INSERT INTO store_items (namespace, key, value, index_fields, created_at, updated_at, ttl_minutes, expires_at, labels)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, index_fields = excluded.index_fields,
-           updated_at = excluded.updated_at, ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at`,
+        `INSERT INTO store_items (namespace, key, answer, index_fields, created_at, ttl_minutes, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (namespace, key) DO UPDATE SET answer = excluded.answer, index_fields = excluded.index_fields,
+           ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at`,
       ),
       delete: db.prepare('DELETE FROM store_items WHERE namespace = ? AND key = ?'),
       refresh: db.prepare('UPDATE store_items SET expires_at = ? + ttl_minutes * 60000 WHERE rowid = ?'),
@@ -98,19 +97,20 @@ export class ItemStore {
     const now = new Date(nowMs).toISOString();
     const ttl = item.ttl ?? null;
     const expiresAt = ttl === null ? null : Math.ceil(nowMs + ttl * MINUTE_MS);
-    this.transaction(() =>
-      this.statements.upsert.run(
-        joined(item.namespace),
-        item.key,
-        JSON.stringify(item.value),
-        item.index === undefined || item.index === null ? null : JSON.stringify(item.index),
-        now,
-        now,
-        ttl,
-        expiresAt,
-        JSON.stringify(item.namespace),
-      ),
-    );
+    const namespace = joined(item.namespace);
+    this.transaction(() => {
+      // A put at an existing key keeps the item's creation time.
+      const createdAt = (this.statements.createdAt.get(namespace, item.key) as string | undefined) ?? now;
+      const answer: StoreItem = {
+        namespace: [...item.namespace],
+        key: item.key,
+        value: item.value,
+        created_at: createdAt,
+        updated_at: now,
+      };
+      const index = item.index === undefined || item.index === null ? null : JSON.stringify(item.index);
+      this.statements.upsert.run(namespace, item.key, JSON.stringify(answer), index, createdAt, ttl, expiresAt);
+    });
     if (expiresAt !== null && expiresAt < this.earliestExpiry) this.earliestExpiry = expiresAt;
   }
 
@@ -271,7 +271,7 @@ function searchQuery(
   }
   const rest: Record<string, unknown> = {};
   for (const [field, wanted] of Object.entries(filter)) {
-    const path = `$."${field}"`;
+    const path = `$.value."${field}"`;
     // A field SQLite's JSON path reads as a quoted label is one of these characters only; any
     // other (a quote, a backslash, a control character) is compared here, never misread there.
     if (!SQL_PATH_FIELD.test(field) || (wanted !== null && typeof wanted === 'object')) {
@@ -279,10 +279,10 @@ function searchQuery(
       continue;
     }
     if (wanted === null || typeof wanted === 'boolean') {
-      conditions.push('json_type(value, ?) = ?');
+      conditions.push('json_type(answer, ?) = ?');
       parameters.push(path, wanted === null ? 'null' : String(wanted));
     } else {
-      conditions.push(`json_type(value, ?) IN (${SQL_JSON_TYPES[typeof wanted]}) AND json_extract(value, ?) = ?`);
+      conditions.push(`json_type(answer, ?) IN (${SQL_JSON_TYPES[typeof wanted]}) AND json_extract(answer, ?) = ?`);
       parameters.push(path, path, wanted);
     }
   }
