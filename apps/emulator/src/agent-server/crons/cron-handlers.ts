@@ -159,11 +159,13 @@ export function cronHandlers(
       const matches = crons.matching(filterOf(body));
       // Creation order breaks ties (the rows come in it); a null sorts before every value.
       const sorted = matches
-        .map((cron, position) => ({ cron: toCron(cron), position }))
+        .map((row, position) => ({ row, cron: toCron(row), position }))
         .sort((a, b) => direction * (compare(a.cron[key], b.cron[key]) || a.position - b.position));
       const offset = body.offset ?? 0;
       const select = body.select ? new Set<string>([...alwaysSelected, ...body.select]) : undefined;
-      const page = sorted.slice(offset, offset + (body.limit ?? 10)).map(({ cron }) => (select ? selected(cron, select) : cron));
+      const page = crons
+        .withPayload(sorted.slice(offset, offset + (body.limit ?? 10)).map(({ row }) => row))
+        .map((row) => (select ? selected(toCron(row), select) : toCron(row)));
       return { status: 200, body: page };
     },
 

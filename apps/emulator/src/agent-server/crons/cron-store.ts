@@ -37,9 +37,11 @@ export type CronFilter = Pick<CronSearch, 'thread_id' | 'enabled' | 'metadata'> 
 
 export class CronStore {
   private readonly statements;
+  /** The statement of each combination of column filters. */
+  private readonly matchingStatements = new Map<string, import('better-sqlite3').Statement>();
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly commits: CommitGroup,
   ) {
     this.statements = {
@@ -50,10 +52,10 @@ export class CronStore {
            metadata = ?, payload = ?, updated_at = ? WHERE cron_id = ?`,
       ),
       delete: db.prepare('DELETE FROM crons WHERE cron_id = ?'),
-      all: db.prepare(`SELECT ${COLUMNS} FROM crons ORDER BY rowid`),
       due: db.prepare(`SELECT ${COLUMNS} FROM crons WHERE next_run_ms <= ? ORDER BY next_run_ms, rowid`),
       earliestDue: db.prepare('SELECT min(next_run_ms) FROM crons WHERE next_run_ms IS NOT NULL').pluck(),
       setNextRun: db.prepare('UPDATE crons SET next_run_ms = ? WHERE cron_id = ?'),
+      payload: db.prepare('SELECT payload FROM crons WHERE cron_id = ?').pluck(),
     };
   }
 
@@ -90,16 +92,36 @@ export class CronStore {
     return this.statements.delete.run(cronId).changes > 0;
   }
 
-  /** The crons matching every given filter, in creation order. */
+  /**
+   * The crons matching every given filter, in creation order, without their `payload` (`{}`): a
+   * search reads the page's payloads afterwards (`withPayload`), and a count none. The filters on
+   * columns are SQLite's; metadata is compared here.
+   */
   matching(filter: CronFilter): CronRow[] {
-    const rows = (this.commits.read(() => this.statements.all.all()) as RawCron[]).map(toRow);
-    return rows.filter(
-      (cron) =>
-        (filter.assistant_id === undefined || cron.assistant_id === filter.assistant_id) &&
-        (filter.thread_id === undefined || cron.thread_id === filter.thread_id) &&
-        (filter.enabled === undefined || cron.enabled === filter.enabled) &&
-        (filter.metadata === undefined || matchesFilter(cron.metadata, filter.metadata)),
-    );
+    const conditions: string[] = [];
+    const parameters: unknown[] = [];
+    for (const [column, value] of [
+      ['assistant_id', filter.assistant_id],
+      ['thread_id', filter.thread_id],
+      ['enabled', filter.enabled === undefined ? undefined : filter.enabled ? 1 : 0],
+    ] as const) {
+      if (value === undefined) continue;
+      conditions.push(`${column} = ?`);
+      parameters.push(value);
+    }
+    const sql = `SELECT ${COLUMNS.replace('payload', "'{}' AS payload")} FROM crons${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''} ORDER BY rowid`;
+    let statement = this.matchingStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.matchingStatements.set(sql, statement);
+    }
+    const rows = (this.commits.read(() => statement.all(...parameters)) as RawCron[]).map(toRow);
+    return filter.metadata === undefined ? rows : rows.filter((cron) => matchesFilter(cron.metadata, filter.metadata!));
+  }
+
+  /** The crons given, each with its payload read. */
+  withPayload(crons: CronRow[]): CronRow[] {
+    return crons.map((cron) => ({ ...cron, payload: JSON.parse(this.statements.payload.get(cron.cron_id) as string) as Values }));
   }
 
   /** The crons whose next run is due by `untilMs`, earliest first. */
