@@ -73,7 +73,9 @@ export async function run() {
     /** @type {Map<number, number[]>} run creation times (ms) by schedule minute, from each cron's n-th run */
     const byTick = new Map();
     await inParallel(threads, async (threadId) => {
-      const runs = /** @type {{created_at: string}[]} */ (await request(agent, `${url}/threads/${threadId}/runs?limit=100`, 'GET'));
+      const runs = /** @type {{created_at: string}[]} */ (
+        await request(agent, `${url}/threads/${threadId}/runs?limit=100`, 'GET', undefined)
+      );
       counts.push(runs.length);
       runs.reverse().forEach((run, n) => {
         byTick.set(n, [...(byTick.get(n) ?? []), Date.parse(run.created_at)]);
