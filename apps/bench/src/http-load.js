@@ -42,7 +42,7 @@ export const PRISM_THREAD_ID = '8d2f4a6c-1b3e-4c5d-9e7f-0a1b2c3d4e5f';
 /**
  * @typedef {object} Endpoint
  * @property {string} name
- * @property {'GET' | 'POST' | 'PATCH' | 'DELETE'} method
+ * @property {'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} method
  * @property {() => string} path a path per request (GET targets vary, as real traffic does)
  * @property {() => string} [body] a JSON body per request
  * @property {(options: {server: Server, connections: number, duration?: number, amount?: number}) => Promise<Sample>} [sample]

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
+import type { CronsConfig, EmulatorConfig } from './config.js';
 import { ConfigError, readConfigFile } from './config.js';
 import type { RunningEmulator } from './emulator.js';
 import { DEFAULTS, startEmulator } from './emulator.js';
@@ -24,12 +25,15 @@ Options:
   --revision-step-ms <n>      how long each revision status lasts (default ${DEFAULTS.revisionStepMs})
   --time-scale <x>            every pause of a scripted graph lasts x times its scripted length:
                               0.1 replays a recording ten times faster, 0 at once (default 1)
+  --cron-speed <n>            run cron schedules n times faster than the clock, for tests:
+                              60 runs a \`* * * * *\` cron every second (default 1)
   --host <host>               default ${DEFAULTS.host}
   -h, --help                  show this help
 
 Each option can also come from the environment (a flag wins): AGENTPLANE_EMULATOR_CONFIG,
 AGENTPLANE_EMULATOR_DB, AGENTPLANE_EMULATOR_CONTROL_PLANE_PORT, AGENTPLANE_EMULATOR_AGENT_SERVER_PORT,
-AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_TIME_SCALE, AGENTPLANE_EMULATOR_HOST.
+AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_TIME_SCALE, AGENTPLANE_EMULATOR_CRON_SPEED,
+AGENTPLANE_EMULATOR_HOST.
 
 Relative paths (--config, --db and its default) are read from the directory the command was
 started in: AGENTPLANE_INIT_CWD when set (the repository's \`npm start\` sets it to where npm
@@ -83,6 +87,7 @@ function parseFlags(argv: string[]) {
       'agent-server-port': { type: 'string' },
       'revision-step-ms': { type: 'string' },
       'time-scale': { type: 'string' },
+      'cron-speed': { type: 'string' },
       host: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -102,6 +107,11 @@ function parseFlags(argv: string[]) {
  */
 function boundYoungGeneration(): void {
   v8.setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/** `--cron-speed` over the config's `crons` (its other keys kept). */
+function cronsOption(config: EmulatorConfig | undefined, speed: number | undefined): { crons?: CronsConfig } {
+  return speed === undefined ? {} : { crons: { ...config?.crons, speed } };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -129,13 +139,15 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const base = invocationDir();
     const configFile = fromEnv(values, 'config');
+    const config = configFile ? readConfigFile(resolvePath(configFile, base)) : undefined;
     emulator = await startEmulator({
-      config: configFile ? readConfigFile(resolvePath(configFile, base)) : undefined,
+      config,
       db: resolvePath(fromEnv(values, 'db') ?? DEFAULTS.db, base),
       controlPlanePort: number('control-plane-port', fromEnv(values, 'control-plane-port'), 0),
       agentServerPort: number('agent-server-port', fromEnv(values, 'agent-server-port'), 0),
       revisionStepMs: number('revision-step-ms', fromEnv(values, 'revision-step-ms'), 1),
       timeScale: timeScale(fromEnv(values, 'time-scale')),
+      ...cronsOption(config, number('cron-speed', fromEnv(values, 'cron-speed'), 1)),
       host: fromEnv(values, 'host'),
     });
   } catch (error) {

@@ -118,6 +118,19 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    crons: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'How the scheduler runs crons (decision E23).',
+      properties: {
+        speed: {
+          type: 'number',
+          minimum: 1,
+          maximum: 86400,
+          description: 'How many times faster than the clock schedules run: 60 makes a `* * * * *` cron run every second (default 1).',
+        },
+      },
+    },
     agent_server: {
       type: 'object',
       additionalProperties: false,
@@ -135,6 +148,7 @@ export const CONFIG_SCHEMA = {
 export type EmulatorConfig = FromSchema<typeof CONFIG_SCHEMA>;
 export type TenantConfig = NonNullable<EmulatorConfig['tenants']>[number];
 export type CorsConfig = NonNullable<EmulatorConfig['cors']>;
+export type CronsConfig = NonNullable<EmulatorConfig['crons']>;
 
 // Ajv and the YAML parser are loaded only when a config is read: the emulator without one
 // starts without them (decision E8).

@@ -5,6 +5,8 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { AssistantStore } from './agent-server/assistant-store.js';
+import { CronScheduler } from './agent-server/crons/cron-scheduler.js';
+import { CronStore } from './agent-server/crons/cron-store.js';
 import { graphConfigProblems } from './agent-server/graphs/graph-problems.js';
 import type { GraphDefinition } from './agent-server/graphs/scripted-graph.js';
 import { GraphRegistry } from './agent-server/graphs/scripted-graph.js';
@@ -12,9 +14,10 @@ import type { AgentServerPrincipal } from './agent-server/handlers.js';
 import { agentServerHandlers } from './agent-server/handlers.js';
 import { RunEngine } from './agent-server/runs/run-engine.js';
 import { RunStore } from './agent-server/runs/run-store.js';
+import { ItemStore } from './agent-server/store-items/item-store.js';
 import { SubgraphCheckpoints } from './agent-server/subgraph-checkpoints.js';
 import { ThreadStore } from './agent-server/thread-store.js';
-import type { CorsConfig, EmulatorConfig } from './config.js';
+import type { CorsConfig, CronsConfig, EmulatorConfig } from './config.js';
 import { ConfigError, checkConfig } from './config.js';
 import { loadContract } from './contract/api-contract.js';
 import { runtimeHandlers } from './contract/handler-types.js';
@@ -64,7 +67,11 @@ export interface EmulatorOptions {
    * that could not be delivered (default: stderr). Not an error of the emulator's.
    */
   onNotice?: (message: string) => void;
-  /** The clock of the revision lifecycle (tests move it). */
+  /**
+   * The clock of the emulator: revision lifecycles, timestamps, times to live and cron schedules
+   * (tests move it). Every agent server request first makes the runs of the crons due by it, so
+   * moving it and making a request runs them at once (decision E23).
+   */
   now?: () => number;
   /**
    * Every pause of a scripted graph (a step's `delay_ms`, a reply chunk's, a recording's timing)
@@ -72,6 +79,8 @@ export interface EmulatorOptions {
    * (default 1: as scripted).
    */
   timeScale?: number;
+  /** How crons run, in the config's shape (`crons`); replaces the config's. */
+  crons?: CronsConfig;
   /** How run streams keep alive and how long they stay rejoinable (decision E21). */
   streams?: {
     /** A comment line after this long without an event (default 10 s). */
@@ -174,6 +183,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
   if (graphProblems.length > 0) throw new ConfigError(`graphs are invalid:\n${graphProblems.map((line) => `  ${line}`).join('\n')}`);
   const cors = options.cors ? checkConfig({ cors: options.cors }, 'the cors option').cors! : config.cors;
   const corsOrigins = cors?.origins ?? '*';
+  const cronsConfig = options.crons ? checkConfig({ crons: options.crons }, 'the crons option').crons! : config.crons;
   const db = openDatabase(options.db, { statementJournalsInMemory: true });
   try {
     const onError = options.onError ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`));
@@ -208,9 +218,12 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     const runs = new RunStore(db, commits);
     const graphRegistry = new GraphRegistry(graphs);
     const assistants = new AssistantStore(db, commits, graphRegistry);
+    const items = new ItemStore(db, commits, { now: options.now });
+    const crons = new CronStore(db, commits);
     const engine = new RunEngine({
       threads,
       subgraphCheckpoints,
+      items,
       runs,
       graphs: graphRegistry,
       assistants,
@@ -224,13 +237,20 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     commits.transaction(() => {
       for (const removed of assistants.ensureDefaults(new Date((options.now ?? Date.now)()).toISOString())) engine.forgetAssistant(removed);
     });
+    const scheduler = new CronScheduler({
+      crons,
+      engine,
+      now: options.now ?? Date.now,
+      speed: cronsConfig?.speed ?? 1,
+      onNotice: options.onNotice ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`)),
+    });
     const agentKeys = new Set(config.agent_server?.api_keys ?? []);
     const agentServer = createApiHandler<AgentServerPrincipal>({
       ...common,
       contract: agentServerContract,
       handlers: runtimeHandlers(
         agentServerHandlers(
-          { threads, subgraphCheckpoints, assistants, graphs: graphRegistry, runs, engine },
+          { threads, subgraphCheckpoints, assistants, graphs: graphRegistry, runs, engine, items, crons, scheduler },
           { now: options.now, heartbeatMs: options.streams?.heartbeatMs },
         ),
       ),
@@ -250,9 +270,11 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     // is served; then the runs a previous process left in flight go on.
     commits.commit();
     engine.recover();
+    scheduler.start();
     const checkpointer =
       options.db === ':memory:' ? undefined : startWalCheckpointer(db, options.db, (task) => commits.betweenGroups(task), onError);
     const close = () => {
+      scheduler.close();
       engine.close();
       commits.commit();
       checkpointer?.stop();

@@ -509,7 +509,7 @@ describe('our typed client', () => {
     const info = await agent.GET('/info');
     expect(info.data).toEqual({
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      flags: { assistants: true, crons: false, langsmith: false, langsmith_tracing_replicas: false },
+      flags: { assistants: true, crons: true, langsmith: false, langsmith_tracing_replicas: false },
     });
   });
 });

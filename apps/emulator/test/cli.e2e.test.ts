@@ -76,6 +76,29 @@ describe('agentplane-emulator', () => {
     await expect(fetch(`${emulator.agentServerUrl}/threads/search`, { method: 'POST' })).rejects.toThrow();
   });
 
+  it('runs a `* * * * *` cron within seconds with --cron-speed 60 (a schedule minute is a second)', async () => {
+    const emulator = await start(['--db', ':memory:', '--cron-speed', '60']);
+    const post = async (path: string, body: unknown) =>
+      (
+        await fetch(`${emulator.agentServerUrl}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json();
+    const thread = await post('/threads', {});
+    const cron = await post(`/threads/${thread.thread_id}/runs/crons`, { assistant_id: 'agent', schedule: '* * * * *' });
+    // Polled, not timed: the run comes about a second later on any machine, and the test waits at most 30 s.
+    let runs: { metadata: Record<string, unknown> }[] = [];
+    for (const deadline = Date.now() + 30_000; runs.length === 0 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      runs = await (await fetch(`${emulator.agentServerUrl}/threads/${thread.thread_id}/runs`)).json();
+    }
+    expect(runs[0]?.metadata.cron_id).toBe(cron.cron_id);
+    emulator.child.kill('SIGTERM');
+    expect(await emulator.exit).toEqual({ code: 0, signal: null });
+  });
+
   it('resumes on the same file: threads, deployments and the default key survive a restart', async () => {
     const db = path.join(dir, 'resume.db');
     const first = await start(['--db', db]);
@@ -201,7 +224,7 @@ describe('agentplane-emulator', () => {
     );
     expect(lines).toContain('tenants[0].api_keys: missing; it is required');
     expect(lines).toContain('tenants[0].sandbox_pools[0].replicas: "two" is not an integer');
-    expect(lines).toContain('agent-server: unknown key; allowed here: revision_outcomes, tenants, graphs, cors, agent_server');
+    expect(lines).toContain('agent-server: unknown key; allowed here: revision_outcomes, tenants, graphs, cors, crons, agent_server');
   });
 
   it('reads relative --config and --db paths from AGENTPLANE_INIT_CWD, where `npm start` was run', async () => {

@@ -759,8 +759,96 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
     // No credentials: a health check and the server's info need none, even here where a key is required.
     'getHealth 200': async () => agent().GET('/ok'),
     'getServerInfo 200': async () => agent().GET('/info'),
+    // The store
+    'putStoreItem 204': async () =>
+      agent().PUT('/store/items', { ...agentWithKey(), body: { namespace: ['contract', 'u-1'], key: 'k', value: { v: 1 }, ttl: 60 } }),
+    'putStoreItem 401': async () => agent().PUT('/store/items', { body: { namespace: ['contract'], key: 'k', value: {} } }),
+    'putStoreItem 422': async () =>
+      agent().PUT('/store/items', { ...agentWithKey(), body: { namespace: ['contract', ''], key: 'k', value: {} } }),
+    'getStoreItem 200': async () => {
+      await agent().PUT('/store/items', { ...agentWithKey(), body: { namespace: ['contract', 'get'], key: 'k', value: { v: 1 } } });
+      return agent().GET('/store/items', { ...agentWithKey(), params: { query: { namespace: 'contract.get', key: 'k' } } });
+    },
+    'getStoreItem 401': async () => agent().GET('/store/items', { params: { query: { namespace: 'contract', key: 'k' } } }),
+    'getStoreItem 422': async () =>
+      agent().GET('/store/items', { ...agentWithKey(), params: { query: { namespace: 'contract..x', key: 'k' } } }),
+    'deleteStoreItem 204': async () =>
+      agent().DELETE('/store/items', { ...agentWithKey(), body: { namespace: ['contract', 'u-1'], key: 'k' } }),
+    'deleteStoreItem 401': async () => agent().DELETE('/store/items', { body: { namespace: ['contract'], key: 'k' } }),
+    'deleteStoreItem 422': async () => agent().DELETE('/store/items', { ...agentWithKey(), body: { namespace: ['a.b'], key: 'k' } }),
+    'searchStoreItems 200': async () =>
+      agent().POST('/store/items/search', { ...agentWithKey(), body: { namespace_prefix: ['contract'], query: 'value' } }),
+    'searchStoreItems 401': async () => agent().POST('/store/items/search', { body: { namespace_prefix: [] } }),
+    'searchStoreItems 422': async () =>
+      agent().POST('/store/items/search', { ...agentWithKey(), body: { namespace_prefix: [], limit: 0 } }),
+    'listStoreNamespaces 200': async () =>
+      agent().POST('/store/namespaces', { ...agentWithKey(), body: { prefix: ['contract'], max_depth: 2 } }),
+    'listStoreNamespaces 401': async () => agent().POST('/store/namespaces', { body: {} }),
+    'listStoreNamespaces 422': async () => agent().POST('/store/namespaces', { ...agentWithKey(), body: { max_depth: 0 } }),
+    // Crons (disabled, so that none runs during the suite)
+    'createCron 200': async () =>
+      agent().POST('/runs/crons', { ...agentWithKey(), body: { assistant_id: 'agent', schedule: '@daily', enabled: false } }),
+    'createCron 401': async () => agent().POST('/runs/crons', { body: { assistant_id: 'agent', schedule: '@daily' } }),
+    'createCron 404': async () => agent().POST('/runs/crons', { ...agentWithKey(), body: { assistant_id: MISSING, schedule: '@daily' } }),
+    'createCron 422': async () =>
+      agent().POST('/runs/crons', { ...agentWithKey(), body: { assistant_id: 'agent', schedule: '@daily', timezone: 'Mars/Olympus' } }),
+    'createThreadCron 200': async () =>
+      agent().POST('/threads/{thread_id}/runs/crons', {
+        ...agentWithKey(),
+        params: { path: { thread_id: (await thread()).thread_id } },
+        body: { assistant_id: 'agent', schedule: '0 9 * * mon', enabled: false },
+      }),
+    'createThreadCron 401': async () =>
+      agent().POST('/threads/{thread_id}/runs/crons', {
+        params: { path: { thread_id: MISSING } },
+        body: { assistant_id: 'agent', schedule: '@daily' },
+      }),
+    'createThreadCron 404': async () =>
+      agent().POST('/threads/{thread_id}/runs/crons', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { assistant_id: 'agent', schedule: '@daily' },
+      }),
+    'createThreadCron 422': async () =>
+      agent().POST('/threads/{thread_id}/runs/crons', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { assistant_id: 'agent', schedule: '61 * * * *' },
+      }),
+    'searchCrons 200': async () =>
+      agent().POST('/runs/crons/search', { ...agentWithKey(), body: { enabled: false, sort_by: 'next_run_date' } }),
+    'searchCrons 401': async () => agent().POST('/runs/crons/search', { body: {} }),
+    'searchCrons 422': async () => agent().POST('/runs/crons/search', { ...agentWithKey(), body: { sort_by: 'name' as never } }),
+    'countCrons 200': async () => agent().POST('/runs/crons/count', { ...agentWithKey(), body: { enabled: false } }),
+    'countCrons 401': async () => agent().POST('/runs/crons/count', { body: {} }),
+    'countCrons 422': async () => agent().POST('/runs/crons/count', { ...agentWithKey(), body: { limit: 1 } as never }),
+    'updateCron 200': async () =>
+      agent().PATCH('/runs/crons/{cron_id}', {
+        ...agentWithKey(),
+        params: { path: { cron_id: await cronId() } },
+        body: { schedule: '@hourly' },
+      }),
+    'updateCron 401': async () => agent().PATCH('/runs/crons/{cron_id}', { params: { path: { cron_id: MISSING } }, body: {} }),
+    'updateCron 404': async () =>
+      agent().PATCH('/runs/crons/{cron_id}', { ...agentWithKey(), params: { path: { cron_id: MISSING } }, body: {} }),
+    'updateCron 422': async () =>
+      agent().PATCH('/runs/crons/{cron_id}', { ...agentWithKey(), params: { path: { cron_id: 'x' } }, body: {} }),
+    'deleteCron 204': async () =>
+      agent().DELETE('/runs/crons/{cron_id}', { ...agentWithKey(), params: { path: { cron_id: await cronId() } } }),
+    'deleteCron 401': async () => agent().DELETE('/runs/crons/{cron_id}', { params: { path: { cron_id: MISSING } } }),
+    'deleteCron 404': async () => agent().DELETE('/runs/crons/{cron_id}', { ...agentWithKey(), params: { path: { cron_id: MISSING } } }),
+    'deleteCron 422': async () => agent().DELETE('/runs/crons/{cron_id}', { ...agentWithKey(), params: { path: { cron_id: 'x' } } }),
   },
 };
+
+/** A disabled cron of the `agent` graph's default assistant. */
+async function cronId(): Promise<string> {
+  const { data } = await agent().POST('/runs/crons', {
+    ...agentWithKey(),
+    body: { assistant_id: 'agent', schedule: '@daily', enabled: false },
+  });
+  return data!.cron_id;
+}
 
 const CREDENTIALS: Record<ApiName, Record<string, string>> = {
   'control-plane': { 'x-api-key': 'key-a' },

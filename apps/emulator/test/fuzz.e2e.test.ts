@@ -647,6 +647,11 @@ function bodyTooLarge(info: OperationInfo, chunked: boolean): RawRequest {
 // Phase 2: valid requests.
 
 /** A generated valid request, resolved against the model's records only when it is sent. */
+/** The cron operations that name an assistant, and those that take a time zone. */
+const CRON_CREATES = new Set(['createCron', 'createThreadCron']);
+const CRON_WRITES = new Set([...CRON_CREATES, 'updateCron']);
+const KNOWN_TIME_ZONES = ['UTC', 'Europe/Lisbon', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham'];
+
 interface ValidTemplate {
   info: OperationInfo;
   /** Per path parameter: an existing record (by index) or a missing one, and how a UUID is written. */
@@ -657,6 +662,8 @@ interface ValidTemplate {
   reuseThread: number | null;
   /** For the operations that create runs: name an assistant the emulator has (by index) instead of the generated name. */
   knownAssistant: number | null;
+  /** For the cron creates and updateCron: a time zone the IANA database has instead of the generated name, or none. */
+  knownTimeZone: string | null;
   /** For createAssistant: reuse an existing assistant ID (by index) instead of the generated one, or none. */
   reuseAssistant: number | null;
   /** For createAssistant and updateAssistant: a graph the deployment serves (by index) instead of the generated graph_id. */
@@ -703,7 +710,14 @@ function validTemplate(info: OperationInfo): fc.Arbitrary<ValidTemplate> {
     query,
     body,
     reuseThread: info.op.operationId === 'createThread' ? fc.option(fc.nat(), { nil: null, freq: 3 }) : fc.constant(null),
-    knownAssistant: RUN_CREATES.has(info.op.operationId) ? fc.option(fc.nat(), { nil: null, freq: 2 }) : fc.constant(null),
+    knownAssistant:
+      RUN_CREATES.has(info.op.operationId) || CRON_CREATES.has(info.op.operationId)
+        ? fc.option(fc.nat(), { nil: null, freq: 2 })
+        : fc.constant(null),
+    // A generated time zone name is almost never one the IANA database has: most crons name one that is.
+    knownTimeZone: CRON_WRITES.has(info.op.operationId)
+      ? fc.option(fc.constantFrom(...KNOWN_TIME_ZONES), { nil: null, freq: 4 })
+      : fc.constant(null),
     reuseAssistant: info.op.operationId === 'createAssistant' ? fc.option(fc.nat(), { nil: null, freq: 3 }) : fc.constant(null),
     // A generated graph_id is almost never one the deployment serves: most creates and updates name one that is.
     servedGraph: ['createAssistant', 'updateAssistant'].includes(info.op.operationId)
@@ -740,6 +754,7 @@ function resolveTemplate(template: ValidTemplate): { request: RawRequest; parsed
     if (name === 'run_id')
       existing = nth(model.runsOf(canonicalId(values.thread_id ?? ''), { ended: info.op.operationId === 'joinRun' }), choice.index);
     if (name === 'name') existing = nth(model.pools, choice.index);
+    if (name === 'cron_id') existing = nth(model.crons.keys(), choice.index);
     // An assistant by its ID, or a served graph's ID naming its default assistant.
     if (name === 'assistant_id') existing = nth([...model.assistants.keys(), ...model.graphs.keys()], choice.index);
     const isUuid =
@@ -760,6 +775,10 @@ function resolveTemplate(template: ValidTemplate): { request: RawRequest; parsed
   if (template.reuseThread !== null && model.threads.size > 0)
     body = { ...(body as object), thread_id: nth(model.threads.keys(), template.reuseThread) };
   if (RUN_CREATES.has(info.op.operationId)) body = runnable(info.op.operationId, body, template, values.thread_id);
+  if (CRON_CREATES.has(info.op.operationId) && template.knownAssistant !== null)
+    body = { ...(body as object), assistant_id: nth([...model.graphs.keys(), ...model.assistants.keys()], template.knownAssistant) };
+  if (template.knownTimeZone !== null && typeof (body as { timezone?: unknown })?.timezone === 'string')
+    body = { ...(body as object), timezone: template.knownTimeZone };
   if (template.reuseAssistant !== null && model.assistants.size > 0)
     body = { ...(body as object), assistant_id: nth(model.assistants.keys(), template.reuseAssistant) };
   if (template.servedGraph !== null && model.graphs.size > 0)

@@ -26,6 +26,7 @@ import { RUN_GRAPHS, RUN_SCENARIOS } from './support/langgraph-run-scenarios.js'
 import type { Scenario } from './support/langgraph-scenarios.js';
 import { SCENARIOS } from './support/langgraph-scenarios.js';
 import { APP_SUITE, SHAPE_SCENARIOS } from './support/langgraph-shape-scenarios.js';
+import { STORE_SCENARIOS } from './support/langgraph-store-scenarios.js';
 import { STREAM_SCENARIOS } from './support/langgraph-stream-scenarios.js';
 
 /** One place where the two observations differ; `path` has `[*]` for every array index. */
@@ -80,7 +81,7 @@ function compare(scenario: string, path: string, langgraph: unknown, emulator: u
  * A place in the observations: a scenario and a path into what it observed. A listed place's path
  * may be a pattern, for what shows in every event of a stream that carries it.
  */
-type Place = { scenario: string; path: string | RegExp };
+type Place = { scenario: string; path: string | RegExp; mayNotShow?: true };
 
 /** Whether a listed place is where a difference showed. */
 const isAt = (place: Place, seen: { scenario: string; path: string }) =>
@@ -192,7 +193,13 @@ const DIFFERENCES: Record<string, Place[]> = {
   'prune-served': [{ scenario: 'prune', path: '$' }],
   'prefer-return-minimal': [{ scenario: 'update with Prefer: return=minimal', path: '$.answer' }],
   'update-without-metadata': [{ scenario: 'update ttl only', path: '$' }],
-  'info-describes-this-server': ['$.version', '$.langgraph_js_version', '$.context', '$.flags.langsmith_tracing_replicas'].map((path) => ({
+  'info-describes-this-server': [
+    '$.version',
+    '$.langgraph_js_version',
+    '$.context',
+    '$.flags.crons',
+    '$.flags.langsmith_tracing_replicas',
+  ].map((path) => ({
     scenario: 'info',
     path,
   })),
@@ -217,6 +224,18 @@ const DIFFERENCES: Record<string, Place[]> = {
   })),
   'schemas-of-a-javascript-graph': [{ scenario: 'assistant schemas', path: '$' }],
   'malformed-assistant-id-is-422': [{ scenario: 'get malformed assistant id', path: '$' }],
+  // The store and crons (STORE_SCENARIOS).
+  'store-search-order': [{ scenario: 'store search across namespaces stored in turn', path: '$[*]' }],
+  'store-query-lexical-score': [
+    { scenario: 'store search by query', path: '$[*].key' },
+    { scenario: 'store search by query', path: '$[*].score' },
+  ],
+  'store-filter-deep-equal': [{ scenario: 'store filter on a list', path: '$' }],
+  'store-namespaces-of-live-items': [{ scenario: 'store namespaces after their last item is deleted', path: '$' }],
+  'crons-served': [
+    { scenario: 'crons are served', path: '$.answer' },
+    { scenario: 'crons are served', path: '$.failedWith' },
+  ],
   // Streams (STREAM_SCENARIOS).
   'stream-location': [{ scenario: '*', path: '$.location' }],
   'stream-stateless-ids': [{ scenario: 'stateless stream on the wire', path: '$.ids' }],
@@ -224,8 +243,14 @@ const DIFFERENCES: Record<string, Place[]> = {
   'join-stream-unknown-run-404': ['$.status', '$.events'].map((path) => ({ scenario: 'join stream of an unknown run', path })),
   'thread-stream': [{ scenario: 'thread stream', path: '$.status' }],
   'join-stream-mode-filter': [{ scenario: 'join stream with stream_mode', path: '$.events' }],
+  // It shows when that server serialises the event after the task wrote, which a task as quick as
+  // weather's model_node always lets happen so far; a slower one may not.
   'debug-subgraph-task-results': [
-    { scenario: 'shape weather', path: /^\$\.streamedWithSubgraphs\.runs\[\*\]\.debug\[\*\]\.data\.payload\.tasks\[\*\]\.result$/ },
+    {
+      scenario: 'shape weather',
+      path: /^\$\.streamedWithSubgraphs\.runs\[\*\]\.debug\[\*\]\.data\.payload\.tasks\[\*\]\.result$/,
+      mayNotShow: true,
+    },
   ],
   'join-after-unsent-event-id': ['$.events', '$.texts'].map((path) => ({
     scenario: 'join stream after a Last-Event-ID not reached yet',
@@ -339,6 +364,18 @@ describe('the same SDK scenarios on the emulator and on the LangGraph JS server'
   }
 });
 
+describe('the same store scenarios on the emulator and on the LangGraph JS server', () => {
+  for (const scenario of Object.keys(STORE_SCENARIOS)) {
+    it(scenario, async () => {
+      const tag = `differential-${crypto.randomUUID()}`;
+      const onLangGraph = await observe(langgraph.url, scenario, tag, STORE_SCENARIOS);
+      const onEmulator = await observe(emulator.agentServerUrl, scenario, tag, STORE_SCENARIOS);
+      expectDeclared(differencesOf(scenario, onLangGraph, onEmulator));
+      expect(emulator.errors).toEqual([]);
+    });
+  }
+});
+
 describe('the same runs of the same scripted graphs on the emulator and on the LangGraph JS server', () => {
   for (const scenario of Object.keys(RUN_SCENARIOS)) {
     it(scenario, async () => {
@@ -416,7 +453,7 @@ describe('real graphs of several shapes, recorded through agentplane-emulator re
 describe('the list of differences', () => {
   it('every listed difference still shows', () => {
     const unseen = Object.entries(DIFFERENCES).flatMap(([id, places]) =>
-      places.filter((place) => !observed.some((seen) => isAt(place, seen))).map((place) => ({ id, ...place })),
+      places.filter((place) => !place.mayNotShow && !observed.some((seen) => isAt(place, seen))).map((place) => ({ id, ...place })),
     );
     expect(unseen, 'listed differences the servers no longer show: remove them here and in the spec').toEqual([]);
   });

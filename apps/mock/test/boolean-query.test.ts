@@ -18,7 +18,7 @@ const RUN = `/threads/${THREAD_ID}/runs/${RUN_ID}`;
 describe('boolean query parameters written 1 and 0, as the LangGraph SDK writes them', () => {
   it('are the parameters the spec declares boolean wherever they appear', () => {
     const booleans = booleanQueryParameters(loadBundle('agent-server'));
-    expect([...booleans].sort()).toEqual(['cancel_on_disconnect', 'delete_threads', 'recurse', 'subgraphs', 'wait']);
+    expect([...booleans].sort()).toEqual(['cancel_on_disconnect', 'delete_threads', 'recurse', 'refresh_ttl', 'subgraphs', 'wait']);
     expect(booleanQueryParameters(loadBundle('control-plane'))).toEqual(new Set());
     expect(withBooleansSpelledOut(`${RUN}/join?cancel_on_disconnect=0&stream_mode=values&wait=1`, booleans)).toBe(
       `${RUN}/join?cancel_on_disconnect=false&stream_mode=values&wait=true`,

@@ -17,6 +17,7 @@ const CHECKPOINT_ID = '1f0c6d2e-3a47-6e10-8001-9d7e0f1a2b3c';
 const RUN_ID = '0193a1b2-7c4d-7e5f-8a6b-9c0d1e2f3a4b';
 const RUN_BODY = { assistant_id: 'support', input: { messages: [{ type: 'human' as const, content: 'Where is my order 4512?' }] } };
 const ASSISTANT_ID = '2f9c4e1a-7b3d-4c8e-9a6f-1d2e3c4b5a69';
+const CRON_ID = '0193b5e2-4a1c-7d2e-9f3a-5b6c7d8e9f01';
 
 type Call<C> = (client: C, headers: Record<string, string>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
@@ -184,6 +185,35 @@ const agentServerCalls: Record<string, Call<AgentServerClient>> = {
     }),
   getHealth: (c, headers) => c.GET('/ok', { headers }),
   getServerInfo: (c, headers) => c.GET('/info', { headers }),
+  putStoreItem: (c, headers) =>
+    c.PUT('/store/items', {
+      headers,
+      body: { namespace: ['users', 'u-42', 'memories'], key: 'favourite-food', value: { text: 'Likes ramen' } },
+    }),
+  getStoreItem: (c, headers) =>
+    c.GET('/store/items', { headers, params: { query: { namespace: 'users.u-42.memories', key: 'favourite-food', refresh_ttl: false } } }),
+  deleteStoreItem: (c, headers) =>
+    c.DELETE('/store/items', { headers, body: { namespace: ['users', 'u-42', 'memories'], key: 'favourite-food' } }),
+  searchStoreItems: (c, headers) =>
+    c.POST('/store/items/search', {
+      headers,
+      body: { namespace_prefix: ['users', 'u-42'], filter: { kind: 'preference' }, query: 'food' },
+    }),
+  listStoreNamespaces: (c, headers) => c.POST('/store/namespaces', { headers, body: { prefix: ['users'], max_depth: 2 } }),
+  createCron: (c, headers) =>
+    c.POST('/runs/crons', { headers, body: { assistant_id: 'support', schedule: '0 7 * * *', timezone: 'Europe/Lisbon' } }),
+  createThreadCron: (c, headers) =>
+    c.POST('/threads/{thread_id}/runs/crons', {
+      headers,
+      params: { path: { thread_id: THREAD_ID } },
+      body: { assistant_id: 'support', schedule: '0 9 * * mon', input: RUN_BODY.input },
+    }),
+  searchCrons: (c, headers) =>
+    c.POST('/runs/crons/search', { headers, body: { assistant_id: 'support', enabled: true, sort_by: 'next_run_date' } }),
+  countCrons: (c, headers) => c.POST('/runs/crons/count', { headers, body: { thread_id: THREAD_ID } }),
+  updateCron: (c, headers) =>
+    c.PATCH('/runs/crons/{cron_id}', { headers, params: { path: { cron_id: CRON_ID } }, body: { enabled: false } }),
+  deleteCron: (c, headers) => c.DELETE('/runs/crons/{cron_id}', { headers, params: { path: { cron_id: CRON_ID } } }),
 };
 
 const suites = [

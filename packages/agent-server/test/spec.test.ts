@@ -201,6 +201,37 @@ describeSpecContract('agent-server', [
   },
   { operationId: 'getHealth', method: 'get', path: '/ok', statuses: ['200', '400', '431'] },
   { operationId: 'getServerInfo', method: 'get', path: '/info', statuses: ['200', '400', '431'] },
+  { operationId: 'putStoreItem', method: 'put', path: '/store/items', statuses: ['204', '400', '401', '413', '415', '422', '431'] },
+  { operationId: 'getStoreItem', method: 'get', path: '/store/items', statuses: ['200', '400', '401', '422', '431'] },
+  { operationId: 'deleteStoreItem', method: 'delete', path: '/store/items', statuses: ['204', '400', '401', '413', '415', '422', '431'] },
+  {
+    operationId: 'searchStoreItems',
+    method: 'post',
+    path: '/store/items/search',
+    statuses: ['200', '400', '401', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'listStoreNamespaces',
+    method: 'post',
+    path: '/store/namespaces',
+    statuses: ['200', '400', '401', '413', '415', '422', '431'],
+  },
+  { operationId: 'createCron', method: 'post', path: '/runs/crons', statuses: ['200', '400', '401', '404', '413', '415', '422', '431'] },
+  {
+    operationId: 'createThreadCron',
+    method: 'post',
+    path: '/threads/{thread_id}/runs/crons',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  { operationId: 'searchCrons', method: 'post', path: '/runs/crons/search', statuses: ['200', '400', '401', '413', '415', '422', '431'] },
+  { operationId: 'countCrons', method: 'post', path: '/runs/crons/count', statuses: ['200', '400', '401', '413', '415', '422', '431'] },
+  {
+    operationId: 'updateCron',
+    method: 'patch',
+    path: '/runs/crons/{cron_id}',
+    statuses: ['200', '400', '401', '404', '413', '415', '422', '431'],
+  },
+  { operationId: 'deleteCron', method: 'delete', path: '/runs/crons/{cron_id}', statuses: ['204', '400', '401', '404', '422', '431'] },
 ]);
 
 const spec = loadBundle('agent-server');
@@ -211,7 +242,7 @@ const checkpointId = '1f0c6d2e-3a47-6e10-8001-9d7e0f1a2b3c';
 describe('agent-server contract decisions', () => {
   it('has no version prefix, optional X-Api-Key on every operation, and none on the health and info checks', () => {
     for (const [route, item] of Object.entries<any>(spec.paths)) {
-      expect(route).toMatch(/^\/(threads|assistants|runs)(\/|$)|^\/(ok|info)$/);
+      expect(route).toMatch(/^\/(threads|assistants|runs|store)(\/|$)|^\/(ok|info)$/);
       for (const operation of Object.values<any>(item).filter((o) => o?.operationId)) {
         const expected = operation.tags.includes('System') ? [] : [{}, { ApiKeyAuth: [] }];
         expect(operation.security, operation.operationId).toEqual(expected);

@@ -157,7 +157,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const agent = session as AgentServerSession;
       const { graphId, assistantIds } = namedIn(requestText);
       return (
-        values.every((value) => agent.live.has(value) || agent.liveAssistants.has(value)) &&
+        values.every((value) => agent.live.has(value) || agent.liveAssistants.has(value) || agent.liveCrons.has(value)) &&
         (graphId === undefined || graphId === agent.knownGraph) &&
         // A run names its assistant by ID or by graph: a 404 for one the run does not know is that assistant's.
         assistantIds.every((id) => agent.liveAssistants.has(id) || agent.servesGraph(id))
@@ -210,6 +210,22 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         s.liveAssistants,
         'assistant',
         (id) => cleanClient.DELETE('/assistants/{assistant_id}', { params: { path: { assistant_id: id } } }),
+        cleanup,
+      );
+      // Crons first: a thread's crons go with it, and a cron of a deleted assistant too.
+      await deleteEach(
+        s.liveCrons,
+        'cron',
+        (id) => cleanClient.DELETE('/runs/crons/{cron_id}', { params: { path: { cron_id: id } } }),
+        cleanup,
+      );
+      await deleteEach(
+        s.liveItems,
+        'store item',
+        (item) => {
+          const [namespace, key] = JSON.parse(item) as [string[], string];
+          return cleanClient.DELETE('/store/items', { body: { namespace, key } });
+        },
         cleanup,
       );
       cleanup.created += s.created;

@@ -63,6 +63,14 @@ export interface DeclaredDifference {
   text: string;
 }
 
+/**
+ * Declared differences no check can show: they show only with a graph of a shape the conformance
+ * run's own graph (conformance-graph.ts, the ReAct shape) does not have, such as a subgraph. The
+ * emulator's differential test, which records the LangGraph JS server running graphs of several
+ * shapes and replays them, holds each of them.
+ */
+export const DIFFERENCES_OF_OTHER_GRAPH_SHAPES: readonly string[] = ['debug-subgraph-task-results'];
+
 const PARAGRAPH = /\*\*Differs from the LangGraph JS server\*\* \(`([a-z0-9-]+)`\):?((?:.|\n(?!\n))*)/g;
 let declared: DeclaredDifference[] | undefined;
 

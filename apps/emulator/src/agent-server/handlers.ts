@@ -7,12 +7,17 @@ import type { api } from '../generated/agent-server/operations.js';
 import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
 import { assistantHandlers } from './assistant-handlers.js';
 import type { AssistantStore } from './assistant-store.js';
+import { cronHandlers } from './crons/cron-handlers.js';
+import type { CronScheduler } from './crons/cron-scheduler.js';
+import type { CronStore } from './crons/cron-store.js';
 import type { GraphRegistry } from './graphs/scripted-graph.js';
 import { runHandlers } from './run-handlers.js';
 import type { RunStreamOptions } from './run-stream-handlers.js';
 import { runStreamHandlers } from './run-stream-handlers.js';
 import type { RunEngine } from './runs/run-engine.js';
 import type { RunStore } from './runs/run-store.js';
+import { storeItemHandlers } from './store-items/item-handlers.js';
+import type { ItemStore } from './store-items/item-store.js';
 import type { SubgraphCheckpoints } from './subgraph-checkpoints.js';
 import { systemHandlers } from './system-handlers.js';
 import type { ThreadHandlerOptions } from './thread-handlers.js';
@@ -33,6 +38,10 @@ export interface AgentServerParts {
   graphs: GraphRegistry;
   runs: RunStore;
   engine: RunEngine;
+  /** The store's items (the deployment's long-term memory). */
+  items: ItemStore;
+  crons: CronStore;
+  scheduler: CronScheduler;
 }
 
 export type AgentServerOptions = ThreadHandlerOptions & RunStreamOptions;
@@ -45,11 +54,20 @@ export function agentServerHandlers(parts: AgentServerParts, options: AgentServe
     ...runStreamHandlers(parts.engine, parts.runs, parts.threads, options),
     ...assistantHandlers(parts.assistants, parts.threads, parts.graphs, parts.engine, options),
     ...systemHandlers(),
+    ...storeItemHandlers(parts.items),
+    ...cronHandlers(parts.crons, parts.scheduler, parts, options),
   };
-  return expiringFirst(handlers, () => parts.threads.purgeExpired(now()));
+  return expiringFirst(handlers, () => {
+    parts.threads.purgeExpired(now());
+    parts.items.purgeExpired(now());
+    parts.scheduler.runDue();
+  });
 }
 
-/** Every handler runs after the threads whose time to live ran out are gone (ThreadTtl). */
+/**
+ * Every handler runs after the threads and store items whose time to live ran out are gone
+ * (ThreadTtl, StoreItemTtl), and after the runs of the crons due by the clock are made (decision E23).
+ */
 function expiringFirst(handlers: AgentServerHandlers, purge: () => void): AgentServerHandlers {
   const wrapped: Record<string, unknown> = {};
   for (const [operationId, handler] of Object.entries(handlers) as [string, (request: never) => unknown][]) {

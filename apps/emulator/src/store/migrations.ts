@@ -233,7 +233,51 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (assistant_id, version)
   );
   `,
-  // 11: graphs of any shape. A checkpoint a scripted run wrote keeps where the run stands in its
+  // 11: the store's items (decision E22) and the crons (decision E23). An item's namespace is its
+  // labels joined by U+001F, which no label holds and which sorts before every character a label
+  // may hold, so that the text order of namespaces is their label-by-label order and a prefix is
+  // one range of an index. rowid is the order items were first stored in (an overwrite is an
+  // UPDATE and keeps it); store_items_in_order, (namespace, rowid), is the order a search answers
+  // in, read from the index with no sort, so a page costs the rows up to its end. answer is the
+  // item as the API answers it (namespace, key, value and times), so a read is that one column.
+  // expires_at is epoch milliseconds, null for an item that never expires; ttl_minutes is kept to
+  // restart the clock on a read. A cron's next_run_ms is when it makes its next run, null when it
+  // makes none; the partial index finds those that are due. A cron goes with its thread or its
+  // assistant.
+  `
+  CREATE TABLE store_items (
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    index_fields TEXT,
+    created_at TEXT NOT NULL,
+    ttl_minutes REAL,
+    expires_at INTEGER,
+    UNIQUE (namespace, key)
+  );
+  CREATE INDEX store_items_in_order ON store_items (namespace);
+  CREATE INDEX store_items_by_expiry ON store_items (expires_at) WHERE expires_at IS NOT NULL;
+
+  CREATE TABLE crons (
+    cron_id TEXT PRIMARY KEY,
+    assistant_id TEXT NOT NULL REFERENCES assistants (assistant_id) ON DELETE CASCADE,
+    thread_id TEXT REFERENCES threads (thread_id) ON DELETE CASCADE,
+    schedule TEXT NOT NULL,
+    timezone TEXT,
+    end_time TEXT,
+    enabled INTEGER NOT NULL,
+    on_run_completed TEXT,
+    next_run_ms INTEGER,
+    metadata TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX crons_due ON crons (next_run_ms) WHERE next_run_ms IS NOT NULL;
+  CREATE INDEX crons_by_thread ON crons (thread_id);
+  CREATE INDEX crons_by_assistant ON crons (assistant_id);
+  `,
+  // 12: graphs of any shape. A checkpoint a scripted run wrote keeps where the run stands in its
   // graph's script (`script`: JSON, the entry and the step that runs next), so that a run going on
   // from it (a resume, a breakpoint, a fork) takes the steps from there; null for the ReAct
   // shorthand, whose next step follows from the state. A subgraph's checkpoints live beside the

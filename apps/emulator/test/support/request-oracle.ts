@@ -69,6 +69,8 @@ export class RecordModel {
   /** The graphs the deployment serves, each with its default assistant's ID. */
   readonly graphs = new Map<string, string>();
   readonly runs = new Map<string, RunRecord>();
+  /** Cron ID → its thread (null for a cron of its own) and assistant: a cron goes with either. */
+  readonly crons = new Map<string, { threadId: string | null; assistantId: string }>();
   /** Thread ID → the assistant its metadata names (the last run started on it while idle). */
   private readonly threadAssistants = new Map<string, string>();
   private readonly resourceDefaults = SPECS['control-plane'].spec.components.schemas.DeploymentType['x-resource-defaults'];
@@ -93,7 +95,24 @@ export class RecordModel {
       case 'countAssistants':
       case 'getHealth':
       case 'getServerInfo':
+      case 'getStoreItem':
+      case 'searchStoreItems':
+      case 'listStoreNamespaces':
+      case 'searchCrons':
+      case 'countCrons':
         return { status: 200 };
+      case 'putStoreItem':
+      case 'deleteStoreItem':
+        return { status: 204 };
+      // The time zone is checked first, then the assistant and the thread.
+      case 'createCron':
+        return unknownTimeZone(body) ?? { status: this.runnableAssistant(body.assistant_id) ? 200 : 404 };
+      case 'createThreadCron':
+        return unknownTimeZone(body) ?? { status: this.runnableAssistant(body.assistant_id) && thread ? 200 : 404 };
+      case 'updateCron':
+        return unknownTimeZone(body) ?? { status: this.crons.has(canonical(path.cron_id!)) ? 200 : 404 };
+      case 'deleteCron':
+        return { status: this.crons.has(canonical(path.cron_id!)) ? 204 : 404 };
       case 'createAssistant': {
         if (!this.graphs.has(body.graph_id)) return { status: 404 };
         const taken = body.assistant_id !== undefined && this.assistants.has(canonical(body.assistant_id));
@@ -262,6 +281,13 @@ export class RecordModel {
       case 'createDeployment':
         this.deployments.set(answer.id, { deployment: answer, revisions: new Set([answer.latest_revision_id]) });
         break;
+      case 'createCron':
+      case 'createThreadCron':
+        this.crons.set(answer.cron_id, { threadId: answer.thread_id, assistantId: answer.assistant_id });
+        break;
+      case 'deleteCron':
+        this.crons.delete(canonical(path.cron_id!));
+        break;
       case 'updateDeployment':
       case 'redeployRevision': {
         const record = this.deployments.get(answer.id)!;
@@ -297,6 +323,7 @@ export class RecordModel {
         const assistantId = this.assistantIdOf(path.assistant_id!)!;
         this.assistants.delete(assistantId);
         for (const [runId, run] of this.runs) if (run.assistantId === assistantId) this.runs.delete(runId);
+        for (const [cronId, cron] of this.crons) if (cron.assistantId === assistantId) this.crons.delete(cronId);
         if (request.query?.delete_threads === true)
           for (const [threadId, ofAssistant] of this.threadAssistants) if (ofAssistant === assistantId) this.forget(threadId);
         break;
@@ -324,6 +351,7 @@ export class RecordModel {
     this.threadsWithState.delete(threadId);
     this.threadAssistants.delete(threadId);
     for (const [runId, run] of this.runs) if (run.threadId === threadId) this.runs.delete(runId);
+    for (const [cronId, cron] of this.crons) if (cron.threadId === threadId) this.crons.delete(cronId);
   }
 
   /** Whether the thread has a run that has not ended: a run waiting for its `after_seconds`, or queued behind one. */
@@ -424,6 +452,18 @@ export class RecordModel {
 /** The checkpoint a run body names, by any of its fields (a batch item's camelCase `checkpointId` too). */
 function checkpointOf(body: any): string | undefined {
   return body.checkpoint_id ?? body.checkpoint?.checkpoint_id ?? (body.checkpoint_id === undefined ? body.checkpointId : undefined);
+}
+
+/** A cron's `timezone` that the IANA database (as Node.js knows it) does not have: CronCreate's and CronPatch's stated rule. */
+function unknownTimeZone(body: any): Prediction | undefined {
+  const timeZone = body?.timezone;
+  if (typeof timeZone !== 'string') return undefined;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return undefined;
+  } catch {
+    return { status: 422, refusals: [{ example: 'UnknownTimezone', loc: ['body', 'timezone'] }] };
+  }
 }
 
 /** A secret name listed again: refused at the repeat. */

@@ -1,9 +1,21 @@
 // What the agent server checks share: the typed client (through the recording fetch), the
-// run's tag, and the threads and assistants the run created. Every thread and assistant carries
-// the tag in its metadata, every search and count filters on it, and the runner deletes every live
-// one at the end: a run reads, changes and deletes nothing but its own threads and assistants.
+// run's tag, and the threads, assistants, crons and store items the run created. Every thread,
+// assistant and cron carries the tag in its metadata, every store item lives under a namespace
+// of the tag and the run's ID, every search and count filters on them, and the runner deletes
+// every live one at the end: a run reads, changes and deletes nothing but its own.
 import { createHash } from 'node:crypto';
-import type { AgentServerClient, Assistant, AssistantCreate, Superstep, Thread, ThreadCreate, ThreadState } from '@agentplane/agent-server';
+import type {
+  AgentServerClient,
+  Assistant,
+  AssistantCreate,
+  Cron,
+  CronCreate,
+  StoreItemPut,
+  Superstep,
+  Thread,
+  ThreadCreate,
+  ThreadState,
+} from '@agentplane/agent-server';
 import type { Verify } from '../verify.js';
 
 /** The metadata key that marks a run's threads; its value is the run's id. */
@@ -105,6 +117,10 @@ export class AgentServerSession {
   readonly live = new Set<string>();
   /** Assistants this run created and has not deleted. */
   readonly liveAssistants = new Set<string>();
+  /** Crons this run created and has not deleted (always disabled, or due in years: none runs during the run). */
+  readonly liveCrons = new Set<string>();
+  /** Store items this run put and has not deleted, by their namespace and key (as JSON). */
+  readonly liveItems = new Set<string>();
   created = 0;
   /** Threads and assistants of the run its checks deleted (delete, prune). */
   removed = 0;
@@ -218,6 +234,56 @@ export class AgentServerSession {
   /** An assistant of the run a check deleted. */
   forgetAssistant(assistantId: string): void {
     if (this.liveAssistants.delete(assistantId)) this.removed++;
+  }
+
+  /** The namespace of this run's store items: under its tag and ID, so that nothing else is read or changed. */
+  namespace(...labels: string[]): string[] {
+    return [RUN_TAG, this.runId, ...labels];
+  }
+
+  /** Puts a store item of this run (`namespace` is under the run's, see `namespace`); a failure stops the check. */
+  async putItem(
+    verify: Verify,
+    labels: string[],
+    key: string,
+    value: Record<string, unknown>,
+    extra: Partial<StoreItemPut> = {},
+  ): Promise<void> {
+    const namespace = this.namespace(...labels);
+    const put = await answer(this.client.PUT('/store/items', { body: { namespace, key, value, ...extra } }));
+    if (put.status !== 204) verify.stop(`could not put a store item (${put.status}: ${short(put.error)})`);
+    if (!this.liveItems.has(JSON.stringify([namespace, key]))) this.created++;
+    this.liveItems.add(JSON.stringify([namespace, key]));
+  }
+
+  /** A store item of the run a check deleted. */
+  forgetItem(namespace: string[], key: string): void {
+    if (this.liveItems.delete(JSON.stringify([namespace, key]))) this.removed++;
+  }
+
+  /** Creates a cron of this run (tagged, disabled unless `body` says otherwise), of a thread when `threadId` is given; a failure stops the check. */
+  async createCron(verify: Verify, body: Partial<CronCreate>, threadId?: string): Promise<Cron> {
+    const full: CronCreate = {
+      assistant_id: await this.assistantGraph(verify),
+      schedule: '0 0 29 2 *',
+      enabled: false,
+      ...body,
+      metadata: { ...this.tag, ...body.metadata },
+    };
+    const created = await answer(
+      threadId === undefined
+        ? this.client.POST('/runs/crons', { body: full })
+        : this.client.POST('/threads/{thread_id}/runs/crons', { params: { path: { thread_id: threadId } }, body: full }),
+    );
+    if (created.status !== 200 || !created.data) verify.stop(`could not create a cron (${created.status}: ${short(created.error)})`);
+    this.liveCrons.add(created.data.cron_id);
+    this.created++;
+    return created.data;
+  }
+
+  /** A cron of the run a check deleted, or that went with its thread. */
+  forgetCron(cronId: string): void {
+    if (this.liveCrons.delete(cronId)) this.removed++;
   }
 
   /** Search among this run's assistants only (the tag is always part of the metadata filter). */

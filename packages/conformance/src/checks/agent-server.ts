@@ -7,6 +7,7 @@ import type { MessageInput, Thread, ThreadState } from '@agentplane/agent-server
 import type { Verify } from '../verify.js';
 import { canonical } from '../verify.js';
 import { ASSISTANT_CHECKS } from './agent-server-assistants.js';
+import { CRON_CHECKS } from './agent-server-crons.js';
 import { AGENT_SERVER_RUN_CHECKS } from './agent-server-runs.js';
 import type { AgentServerSession } from './agent-server-session.js';
 import {
@@ -21,6 +22,7 @@ import {
   UNKNOWN_CHECKPOINT,
   UNKNOWN_THREAD,
 } from './agent-server-session.js';
+import { STORE_CHECKS } from './agent-server-store.js';
 import { AGENT_SERVER_STREAM_CHECKS } from './agent-server-streams.js';
 import type { CheckDefinition } from './check.js';
 
@@ -792,4 +794,7 @@ export const AGENT_SERVER_CHECKS: Check[] = [
   // Runs (agent-server-runs.ts).
   ...AGENT_SERVER_RUN_CHECKS,
   ...AGENT_SERVER_STREAM_CHECKS,
+  // The store and crons (agent-server-store.ts, agent-server-crons.ts).
+  ...STORE_CHECKS,
+  ...CRON_CHECKS,
 ];

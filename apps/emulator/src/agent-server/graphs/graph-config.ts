@@ -112,6 +112,17 @@ const ACTION = {
   },
 } as const;
 
+/** An item of the store a step reads or writes: its namespace (labels; templates allowed) and key. */
+const STORE_ITEM_REF = {
+  namespace: {
+    type: 'array',
+    minItems: 1,
+    items: { type: 'string', minLength: 1 },
+    description: "The item's namespace, label by label; each a template ({{input}}, {{args.<name>}}).",
+  },
+  key: { type: 'string', minLength: 1, description: "The item's key (a template)." },
+} as const;
+
 /** The fields of a task: one node's work in a superstep. `subgraph` is added where it is defined. */
 const TASK_PROPERTIES = {
   node: NODE_NAME,
@@ -137,6 +148,36 @@ const TASK_PROPERTIES = {
       'Whether the tool calls are executed as tools (on_tool_start/on_tool_end in the tools and events modes: default true), or answered by a plain function (false).',
   },
   error: ERROR,
+  store_get: {
+    type: 'array',
+    description:
+      'Items of the store (long-term memory) the node reads before anything else: each as `as`, so that templates read it ({{store.<as>}} is its value, {{store.<as>.<field>}} a field of it; a missing item is null).',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['namespace', 'key', 'as'],
+      properties: { ...STORE_ITEM_REF, as: { type: 'string', minLength: 1, pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
+    },
+  },
+  store_put: {
+    type: 'array',
+    description: 'Items the node writes to the store as it returns (with its checkpoint): their values are templates too.',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['namespace', 'key', 'value'],
+      properties: {
+        ...STORE_ITEM_REF,
+        value: { type: 'object', description: 'The item (a JSON object).' },
+        ttl: { type: 'number', exclusiveMinimum: 0, description: 'Minutes it lives (default: for ever).' },
+      },
+    },
+  },
+  store_delete: {
+    type: 'array',
+    description: 'Items the node deletes from the store as it returns.',
+    items: { type: 'object', additionalProperties: false, required: ['namespace', 'key'], properties: STORE_ITEM_REF },
+  },
 } as const;
 
 /** A task's fields, with `subgraph` (its steps) of the given schema. */

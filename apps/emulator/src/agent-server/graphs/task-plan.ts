@@ -48,6 +48,15 @@ export interface TaskPlan {
   error?: { name: string; message: string } | undefined;
   /** The node is a subgraph running these supersteps in its own namespace. */
   subgraph?: StepPlan[] | undefined;
+  /** What it reads from the store first (each named for its templates), and writes to it and deletes as it returns. */
+  store?: StorePlan | undefined;
+}
+
+/** A step's use of the store: namespaces, keys and values are templates. */
+export interface StorePlan {
+  get: { namespace: string[]; key: string; as: string }[];
+  put: { namespace: string[]; key: string; value: Values; ttl?: number | undefined }[];
+  delete: { namespace: string[]; key: string }[];
 }
 
 /** One superstep: the tasks that run in it, in the order LangGraph prepares them. */
@@ -97,6 +106,14 @@ export function compileTask(task: TaskConfig): TaskPlan {
     toolEvents: task.tool_events ?? true,
     error: task.error === undefined ? undefined : errorOf(task.error),
     subgraph: task.subgraph ? (task.subgraph as StepConfig[]).map(compileStep) : undefined,
+    store:
+      task.store_get || task.store_put || task.store_delete
+        ? {
+            get: (task.store_get ?? []) as StorePlan['get'],
+            put: (task.store_put ?? []) as StorePlan['put'],
+            delete: (task.store_delete ?? []) as StorePlan['delete'],
+          }
+        : undefined,
   };
 }
 

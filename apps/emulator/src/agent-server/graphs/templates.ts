@@ -1,16 +1,18 @@
 // The templates of the graphs config: `{{input}}` is the text of the last human message,
 // `{{resume}}` the value a resumed interrupt gave (a string as it is, anything else as JSON, "" when
-// none), `{{args.<name>}}` an argument of the tool call being answered (likewise; `args.a.b` reads a key of argument `a`). A string that
+// none), `{{args.<name>}}` an argument of the tool call being answered (likewise; `args.a.b` reads a key of argument `a`), `{{store.<as>}}` an item a step read from the store. A string that
 // is only `{{resume}}` (or only `{{args.<name>}}`) in a state write is the value itself, not its text.
 
 export interface TemplateContext {
   input?: string;
   resume?: unknown;
   args?: Record<string, unknown>;
+  /** The store items a step read, by the name it gave each. */
+  store?: Record<string, unknown>;
 }
 
-const PLACEHOLDER = /\{\{(input|resume|args\.[^{}\s]+)\}\}/g;
-const WHOLE_PLACEHOLDER = /^\{\{(resume|args\.[^{}\s]+)\}\}$/;
+const PLACEHOLDER = /\{\{(input|resume|(?:args|store)\.[^{}\s]+)\}\}/g;
+const WHOLE_PLACEHOLDER = /^\{\{(resume|(?:args|store)\.[^{}\s]+)\}\}$/;
 
 /** A template's text with its placeholders filled in. */
 export function renderText(template: string, context: TemplateContext): string {
@@ -36,9 +38,10 @@ export function renderValue(value: unknown, context: TemplateContext): unknown {
 function placeholderValue(name: string, context: TemplateContext): unknown {
   if (name === 'input') return context.input ?? '';
   if (name === 'resume') return context.resume;
-  // `args.a.b` reads argument `a`'s key `b`.
-  let at: unknown = context.args;
-  for (const key of name.slice('args.'.length).split('.')) {
+  // `args.a.b` reads argument `a`'s key `b`; `store.x.y` the field `y` of the item read as `x`.
+  const [root, ...path] = name.split('.');
+  let at: unknown = root === 'store' ? context.store : context.args;
+  for (const key of path) {
     at =
       at !== null && typeof at === 'object' && !Array.isArray(at) && Object.hasOwn(at, key)
         ? (at as Record<string, unknown>)[key]

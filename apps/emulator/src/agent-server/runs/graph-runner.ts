@@ -37,7 +37,7 @@ import type { RunEventLog } from './run-events.js';
 import type { RunRow, RunStore } from './run-store.js';
 import type { NodeCall } from './stream-modes.js';
 import { namespaceOf, StreamModes } from './stream-modes.js';
-import type { TaskResult } from './task-runner.js';
+import type { TaskResult, TaskStore } from './task-runner.js';
 import { NodeError, runTask, TaskInterrupt } from './task-runner.js';
 
 type Values = Record<string, unknown>;
@@ -57,6 +57,8 @@ export interface GraphRun {
   now: () => number;
   /** Every pause of the graph (a node's work, a chunk's delay) lasts this many times its scripted length. */
   timeScale: number;
+  /** The store, for steps that read or write it. */
+  store: TaskStore;
 }
 
 /** The run stops here: the thread waits at an interrupt or a breakpoint. */
@@ -400,6 +402,8 @@ export class Execution {
       () => {
         frame.setHeadTasks(withResults(head.tasks, recorded), true);
         if (cursor !== undefined) this.context.runs.setReplyCursor(this.threadId, cursor);
+        // What the step's tasks write to the store commits with its checkpoint.
+        for (const result of done) result.storeWrites?.();
       },
     );
     frame.position = position;
@@ -419,6 +423,7 @@ export class Execution {
       pause: (ms) => this.pause(ms),
       runSubgraph: (subgraphPlan) => this.runSubgraph(frame, call, subgraphPlan),
       nowIso: () => this.nowIso(),
+      store: this.context.store,
     });
     const route = frame.routesAfter(plan.node) && !plan.goto ? this.routeOf(frame, plan, result, before) : undefined;
     this.modes.nodeEnded(call, result.written, before, result.output, route, this.nowIso());

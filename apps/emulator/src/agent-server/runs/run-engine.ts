@@ -18,6 +18,7 @@ import type { Run, RunCreate, RunWaitResult, ThreadStatus } from '@agentplane/ag
 import { HttpError } from '../../http/http-error.js';
 import { canonicalUuid, newRunId, newThreadId } from '../../shared/ids.js';
 import type { GraphRegistry } from '../graphs/scripted-graph.js';
+import type { ItemStore } from '../store-items/item-store.js';
 import type { SubgraphCheckpoints } from '../subgraph-checkpoints.js';
 import type { ThreadRow, ThreadStore } from '../thread-store.js';
 import type { RunOutcome } from './graph-runner.js';
@@ -58,6 +59,8 @@ export interface RunEngineParts {
   keepResumableEventsMs?: number;
   /** Every pause of a scripted graph lasts this many times its scripted length (default 1). */
   timeScale?: number;
+  /** The store a scripted graph's steps read and write. */
+  items: ItemStore;
 }
 
 /** The events of an ended resumable run stay readable this long (decision E21). */
@@ -370,6 +373,11 @@ export class RunEngine {
         signal,
         now: this.parts.now,
         timeScale: this.parts.timeScale ?? 1,
+        store: {
+          get: (namespace, key) => this.parts.items.get(namespace, key)?.value ?? null,
+          put: (namespace, key, value, ttl) => this.parts.items.put({ namespace, key, value, ...(ttl === undefined ? {} : { ttl }) }),
+          delete: (namespace, key) => this.parts.items.delete(namespace, key),
+        },
       });
     } catch (error) {
       if (signal.aborted) return;

@@ -52,6 +52,15 @@ export interface TaskResult {
   output: unknown;
   /** Where the thread's reply cursor goes once the step is committed (the ReAct shorthand's model call). */
   cursor?: number | undefined;
+  /** What it writes to the store, done when its step is committed. */
+  storeWrites?: (() => void) | undefined;
+}
+
+/** The store as a task reads and writes it (the deployment's long-term memory: store-items/item-store.ts). */
+export interface TaskStore {
+  get(namespace: string[], key: string): unknown;
+  put(namespace: string[], key: string, value: Record<string, unknown>, ttl?: number): void;
+  delete(namespace: string[], key: string): void;
 }
 
 /** What a task runs with. */
@@ -70,6 +79,8 @@ export interface TaskContext {
   /** Runs the node's subgraph, when it is one: what the node then writes, and the subgraph's whole output. */
   runSubgraph: (plan: TaskPlan) => Promise<{ written: Values; output: Values }>;
   nowIso: () => string;
+  /** The store, for a step that reads or writes it. */
+  store: TaskStore;
 }
 
 export async function runTask(plan: TaskPlan, context: TaskContext): Promise<TaskResult> {
@@ -80,6 +91,12 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
     written.messages = [...((written.messages as Values[] | undefined) ?? []), ...messages];
   };
   const template: TemplateContext = { input: lastHumanText(state) };
+  // The items the node reads come first, so that every template of the node can read them.
+  if (plan.store?.get.length) {
+    template.store = {};
+    for (const read of plan.store.get)
+      template.store[read.as] = context.store.get(renderLabels(read.namespace, template), renderText(read.key, template)) ?? null;
+  }
   let passed = 0;
   let cursor: number | undefined;
   for (const action of plan.actions) {
@@ -140,7 +157,34 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
   const output = plan.goto
     ? { lg_name: 'Command', ...(Object.keys(written).length > 0 ? { update: written } : {}), goto: plan.goto }
     : (subgraphOutput ?? written);
-  return { written, recorded, output, cursor };
+  return { written, recorded, output, cursor, storeWrites: storeWritesOf(plan, template, context.store) };
+}
+
+/** A step's writes to the store, rendered now and done when its step is committed. */
+function storeWritesOf(plan: TaskPlan, template: TemplateContext, store: TaskStore): (() => void) | undefined {
+  const { put = [], delete: deleted = [] } = plan.store ?? {};
+  if (put.length === 0 && deleted.length === 0) return undefined;
+  const puts = put.map((item) => ({
+    namespace: renderLabels(item.namespace, template),
+    key: renderText(item.key, template),
+    value: renderValue(item.value, template) as Values,
+    ttl: item.ttl,
+  }));
+  const deletes = deleted.map((item) => ({ namespace: renderLabels(item.namespace, template), key: renderText(item.key, template) }));
+  return () => {
+    for (const item of puts) store.put(item.namespace, item.key, item.value, item.ttl);
+    for (const item of deletes) store.delete(item.namespace, item.key);
+  };
+}
+
+/** A namespace's labels, rendered; one the store would refuse (empty, or with a period) fails the node, as LangGraph's store raises. */
+function renderLabels(labels: readonly string[], template: TemplateContext): string[] {
+  return labels.map((label) => {
+    const rendered = renderText(label, template);
+    if (rendered === '' || rendered.includes('.'))
+      throw new NodeError('InvalidNamespaceError', `Namespace labels cannot be empty or contain periods. Got ${JSON.stringify(rendered)}`);
+    return rendered;
+  });
 }
 
 /** A chat model call of a plan: its reply, streamed in chunks, as the message the node writes. */

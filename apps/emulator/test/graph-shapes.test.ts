@@ -1,0 +1,424 @@
+// Graphs of any shape (`nodes`, `edges`, `runs` of steps), through the real LangGraph SDK: which
+// run a thread's input picks, what each kind of step does and streams (state writes through their
+// reducers, model replies in chunks, custom events, tool answers that read the call's arguments,
+// Commands, interrupts, errors of a class of their own, delays), parallel tasks, subgraphs with their
+// namespaces and their own checkpoints, breakpoints compiled into a graph, a default assistant's
+// settings, the drawing, and the store a step reads and writes. The real server's behaviour for the
+// same shapes is held by the record-and-replay differential test; this file holds the format.
+import type { Client } from '@langchain/langgraph-sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { GraphDefinition } from '../src/agent-server/graphs/scripted-graph.js';
+import { checkConfig } from '../src/config.js';
+import { createEmulator } from '../src/emulator.js';
+import type { TestEmulator } from './support/harness.js';
+import { startTestEmulator } from './support/harness.js';
+import { sdkClient } from './support/sdk-client.js';
+
+type Values = Record<string, any>;
+
+const ask = (content: string) => ({ messages: [{ role: 'user', content }] });
+
+const GRAPHS: Record<string, GraphDefinition> = {
+  supervisor: {
+    nodes: ['supervisor', 'researcher', 'writer'],
+    edges: [
+      { from: '__start__', to: 'supervisor' },
+      { from: 'supervisor', to: ['researcher', 'writer', '__end__'], conditional: true },
+      { from: 'researcher', to: 'supervisor', conditional: true },
+      { from: 'writer', to: 'supervisor', conditional: true },
+    ],
+    runs: [
+      {
+        match: '*report*',
+        steps: [
+          { node: 'supervisor', goto: 'researcher' },
+          { node: 'researcher', message: { text: 'Notes: tides, salt, gulls.', name: 'researcher' }, goto: 'supervisor' },
+          { node: 'supervisor', goto: 'writer' },
+          { node: 'writer', message: { text: 'The report.', chunks: ['The', ' report.'] }, goto: 'supervisor' },
+          { node: 'supervisor', goto: '__end__' },
+        ],
+      },
+    ],
+  },
+  parallel: {
+    channels: { messages: { reducer: 'messages', default: [] }, results: { reducer: 'append', default: [] }, summary: {} },
+    runs: [
+      {
+        steps: [
+          { node: 'plan', update: { messages: [{ type: 'ai', content: 'Searching both.' }] } },
+          {
+            parallel: [
+              { node: 'search_web', delay_ms: 5, update: { results: ['web'] } },
+              { node: 'search_docs', delay_ms: 60, update: { results: ['docs'] } },
+            ],
+          },
+          { node: 'summarize', update: { summary: '{{input}}: both' } },
+        ],
+      },
+    ],
+  },
+  review: {
+    channels: { messages: { reducer: 'messages', default: [] }, draft: {}, approved: {} },
+    runs: [
+      {
+        steps: [
+          { node: 'plan', message: { text: 'Plan.' } },
+          {
+            node: 'review',
+            subgraph: [
+              { node: 'write_draft', update: { draft: 'Draft: ships Friday.' } },
+              { node: 'human_review', interrupt: { question: 'Publish?' }, update: { approved: '{{resume}}' } },
+            ],
+          },
+          { node: 'publish', message: { text: 'Published ({{input}}).' } },
+        ],
+      },
+    ],
+  },
+  progress: {
+    channels: { work: {} },
+    runs: [
+      {
+        match_input: '*"files":*',
+        steps: [{ node: 'work', do: [{ custom: { step: 1 } }, { delay_ms: 5 }, { custom: { step: 2 } }], update: { work: { done: 2 } } }],
+      },
+    ],
+  },
+  tool_function: {
+    runs: [
+      {
+        steps: [
+          { node: 'agent', message: { text: 'Looking up.', tool_calls: [{ name: 'lookup', args: { order_id: '4512' }, id: 'call_1' }] } },
+          { node: 'tool', tools: { lookup: 'Order {{args.order_id}}: shipped' }, tool_events: false },
+          { node: 'agent', message: { text: 'It shipped.' } },
+        ],
+      },
+    ],
+  },
+  failing: {
+    channels: { attempts: {} },
+    runs: [
+      {
+        steps: [
+          { node: 'prepare', update: { attempts: 1 } },
+          { node: 'call_api', delay_ms: 20, error: { name: 'CustomError', message: 'refused' } },
+        ],
+      },
+    ],
+  },
+  configured: {
+    assistant: {
+      config: { configurable: { system_prompt: 'Be brief.' }, tags: ['shape'] },
+      context: { tier: 'pro' },
+      metadata: { team: 'docs' },
+    },
+    channels: { answer: {} },
+    runs: [{ steps: [{ node: 'respond', update: { answer: 'ok' } }] }],
+  },
+  breakpoint: {
+    interrupt_before: ['act'],
+    runs: [
+      {
+        steps: [
+          { node: 'decide', message: { text: 'I will act.' } },
+          { node: 'act', message: { text: 'Done.' } },
+        ],
+      },
+    ],
+  },
+  memory: {
+    channels: { messages: { reducer: 'messages', default: [] }, remembered: {} },
+    runs: [
+      {
+        match: 'I like *',
+        steps: [
+          {
+            node: 'remember',
+            store_put: [{ namespace: ['users', 'alice'], key: 'likes', value: { text: '{{input}}' } }],
+            message: { text: 'Noted.' },
+          },
+        ],
+      },
+      {
+        match: 'What do I like?',
+        steps: [
+          {
+            node: 'recall',
+            store_get: [{ namespace: ['users', 'alice'], key: 'likes', as: 'likes' }],
+            message: { text: 'You said: {{store.likes.text}}' },
+            update: { remembered: '{{store.likes}}' },
+          },
+        ],
+      },
+    ],
+  },
+};
+
+let emulator: TestEmulator;
+let client: Client;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator({ graphs: GRAPHS });
+  client = sdkClient(emulator.agentServerUrl);
+});
+afterEach(() => {
+  expect(emulator.errors, 'the emulator reported contract violations or internal errors').toEqual([]);
+});
+afterAll(() => emulator.close());
+
+async function stream(graphId: string, payload: Values, threadId?: string) {
+  const thread = threadId ?? (await client.threads.create({ graphId })).thread_id;
+  const events: { event: string; data: any }[] = [];
+  for await (const { event, data } of client.runs.stream(thread, graphId, payload as never)) events.push({ event, data });
+  return { threadId: thread, events, of: (name: string) => events.filter((event) => event.event === name).map((event) => event.data) };
+}
+
+describe('the config of a graph of any shape', () => {
+  it('refuses what a graph could not run, one readable line per problem', () => {
+    expect(() =>
+      checkConfig({
+        graphs: {
+          both: { replies: [{ text: 'x' }], runs: [] },
+          neither: {},
+          shaped: {
+            nodes: ['a'],
+            edges: [{ from: 'a', to: 'b' }],
+            channels: { messages: { reducer: 'append' }, list: { reducer: 'append', default: 3 } },
+            runs: [
+              {
+                steps: [
+                  { node: 'c', update: { unknown: 1 } },
+                  { parallel: [{ node: 'a', update: { one: 1 } }, { node: 'a' }] },
+                  { node: 'a', error: 'boom', update: { list: [1] } },
+                  { node: 'a', do: [{ delay_ms: 1 }], message: { text: 'x' } },
+                  { node: 'a', tool_events: false },
+                ],
+              },
+            ],
+          },
+        },
+      }),
+    ).toThrow(
+      [
+        'config is invalid:',
+        '  graphs.both: a graph has replies (the ReAct shorthand) or runs (steps of nodes of any shape), not both',
+        '  graphs.neither: a graph has replies (the ReAct shorthand) or runs (steps of nodes of any shape), and this one has neither',
+        '  graphs.shaped.channels.list.default: the append reducer needs a list',
+        '  graphs.shaped.channels.messages.reducer: append is not allowed; messages is the conversation, which the API types as messages: its reducer is messages (keep other values under another key)',
+        '  graphs.shaped.edges[0].to: b is not a node of this graph (nodes)',
+        '  graphs.shaped.runs[0].steps[1].parallel: a runs twice in one superstep',
+        '  graphs.shaped.runs[0].steps[0].node: c is not a node of this graph (nodes)',
+        "  graphs.shaped.runs[0].steps[0].update.unknown: not a key of this graph's state (declare it under state or channels)",
+        "  graphs.shaped.runs[0].steps[1].parallel[0].update.one: not a key of this graph's state (declare it under state or channels)",
+        '  graphs.shaped.runs[0].steps[2]: error cannot be combined with update: a node that raises writes nothing',
+        '  graphs.shaped.runs[0].steps[3]: do cannot be combined with message: write them as do actions, in their order',
+        '  graphs.shaped.runs[0].steps[4].tool_events: goes with tools (the tool calls the node answers)',
+      ].join('\n'),
+    );
+  });
+
+  it('names the field of a schema problem in a step', () => {
+    expect(() => checkConfig({ graphs: { g: { runs: [{ steps: [{ node: 'a', mesage: { text: 'x' } }] }] } } })).toThrow(
+      /graphs\.g\.runs\[0\]\.steps\[0\]\.mesage: unknown key/,
+    );
+    expect(() => checkConfig({ graphs: { g: { runs: [{ steps: [{ node: '__end__' }] }] } } })).toThrow(
+      /graphs\.g\.runs\[0\]\.steps\[0\]\.node/,
+    );
+  });
+});
+
+describe('runs of a graph of any shape', () => {
+  it('routes with Commands: each node in turn, its update, no router, the replies in their chunks', async () => {
+    const { threadId, of } = await stream('supervisor', {
+      input: ask('Write a report'),
+      streamMode: ['updates', 'events', 'messages-tuple'],
+    });
+    expect(of('updates').map((update) => Object.keys(update)[0])).toEqual([
+      'supervisor',
+      'researcher',
+      'supervisor',
+      'writer',
+      'supervisor',
+    ]);
+    expect(of('updates')[0]).toEqual({ supervisor: {} });
+    const events = of('events');
+    expect(events.some((event) => event.name === 'RunnableLambda')).toBe(false);
+    expect(events.find((event) => event.event === 'on_chain_end' && event.name === 'supervisor').data.output).toEqual({
+      lg_name: 'Command',
+      goto: ['researcher'],
+    });
+    expect(of('messages').map(([chunk]) => chunk.content)).toEqual(['Notes:', ' tides,', ' salt,', ' gulls.', 'The', ' report.']);
+    const state = await client.threads.getState<Values>(threadId);
+    expect(state.values.messages.map((message: Values) => [message.type, message.name ?? null])).toEqual([
+      ['human', null],
+      ['ai', 'researcher'],
+      ['ai', null],
+    ]);
+    // A node that only routed records no result, as LangGraph's history keeps it.
+    const history = await client.threads.getHistory(threadId, { limit: 20 });
+    const routed = history.flatMap((entry) => entry.tasks).filter((task) => task.name === 'supervisor');
+    expect(routed.map((task) => task.result)).toEqual([null, null, null]);
+  });
+
+  it('runs parallel tasks side by side: updates as they end, writes in the order of their names, one checkpoint', async () => {
+    const { threadId, of } = await stream('parallel', { input: ask('compare'), streamMode: ['updates', 'values', 'tasks'] });
+    expect(of('updates').map((update) => Object.keys(update)[0])).toEqual(['plan', 'search_web', 'search_docs', 'summarize']);
+    expect(
+      of('tasks')
+        .filter((task) => 'input' in task)
+        .map((task) => task.name),
+    ).toEqual(['plan', 'search_docs', 'search_web', 'summarize']);
+    const state = await client.threads.getState<Values>(threadId);
+    expect(state.values.results).toEqual(['docs', 'web']);
+    expect(state.values.summary).toBe('compare: both');
+    const history = await client.threads.getHistory(threadId, { limit: 20 });
+    const fanOut = history.find((entry) => entry.next.length === 2)!;
+    // The state lists the two tasks in the order they ended, each with what it wrote.
+    expect(fanOut.next).toEqual(['search_web', 'search_docs']);
+    expect(fanOut.tasks.map((task) => task.result)).toEqual([{ results: ['web'] }, { results: ['docs'] }]);
+    // The input, `__start__`, plan, the two searches at once, summarize.
+    expect(history).toHaveLength(5);
+  });
+
+  it('pauses inside a subgraph, streams its namespace, keeps its checkpoints, and goes on when resumed', async () => {
+    const { threadId, events } = await stream('review', {
+      input: ask('announce'),
+      streamMode: ['values', 'updates'],
+      streamSubgraphs: true,
+    });
+    const namespaces = [...new Set(events.map((event) => event.event).filter((name) => name.includes('|')))];
+    expect(namespaces.map((name) => name.replace(/[0-9a-f-]{36}/g, '<id>')).sort()).toEqual([
+      'checkpoints|review:<id>',
+      'updates|review:<id>',
+      'values|review:<id>',
+    ]);
+    expect(events.at(-1)).toMatchObject({ event: 'values', data: { __interrupt__: [{ value: { question: 'Publish?' } }] } });
+    expect((await client.threads.get(threadId)).status).toBe('interrupted');
+
+    const waiting = await client.threads.getState(threadId);
+    const task = waiting.tasks[0]!;
+    expect(task.name).toBe('review');
+    expect(task.interrupts[0]?.value).toEqual({ question: 'Publish?' });
+    const namespace = (task.checkpoint as { checkpoint_ns: string }).checkpoint_ns;
+    expect(namespace).toBe(`review:${task.id}`);
+    const inside = await client.threads.getState<Values>(threadId, undefined, { subgraphs: true });
+    const subgraph = inside.tasks[0]!.state as { values: Values; next: string[] };
+    expect(subgraph.values.draft).toBe('Draft: ships Friday.');
+    expect(subgraph.next).toEqual(['human_review']);
+    const subgraphHistory = await client.threads.getHistory(threadId, { checkpoint: { checkpoint_ns: namespace } as never, limit: 10 });
+    expect(subgraphHistory.map((entry) => entry.metadata?.step)).toEqual([1, 0, -1]);
+
+    const done = (await client.runs.wait(threadId, 'review', { command: { resume: true } })) as Values;
+    expect(done.approved).toBe(true);
+    expect(done.messages.at(-1).content).toBe('Published (announce).');
+    expect((await client.threads.get(threadId)).status).toBe('idle');
+  });
+
+  it('sends custom events as the node writes them, and picks a run by its input as JSON', async () => {
+    const { of } = await stream('progress', { input: { files: 3 }, streamMode: ['custom', 'values'] });
+    expect(of('custom')).toEqual([{ step: 1 }, { step: 2 }]);
+    expect(of('values').at(-1)).toEqual({ work: { done: 2 } });
+    // Unwritten keys are absent from values until written, as LangGraph leaves a channel out.
+    expect(of('values')[0]).toEqual({});
+    const refused = (await client.runs.wait(null, 'progress', { input: { other: 1 }, raiseError: false })) as Values;
+    expect(refused.__error__).toEqual({ error: 'Error', message: 'No scripted run of graph "progress" matches the input {"other":1}' });
+  });
+
+  it('answers tool calls by their arguments, as a plain function (no tool events)', async () => {
+    const { threadId, of } = await stream('tool_function', { input: ask('where is it?'), streamMode: ['tools', 'values'] });
+    expect(of('tools')).toEqual([]);
+    const state = await client.threads.getState<Values>(threadId);
+    expect(state.values.messages.map((message: Values) => message.content)).toEqual([
+      'where is it?',
+      'Looking up.',
+      'Order 4512: shipped',
+      'It shipped.',
+    ]);
+    expect(state.values.messages[2]).toMatchObject({ type: 'tool', tool_call_id: 'call_1', name: 'lookup' });
+  });
+
+  it('fails with the error class and message the step names, once its node has worked', async () => {
+    const { threadId, events } = await stream('failing', { input: {}, streamMode: ['values'] });
+    expect(events.at(-1)).toEqual({ event: 'error', data: { error: 'CustomError', message: 'refused' } });
+    const state = await client.threads.getState<Values>(threadId);
+    expect(state.next).toEqual(['call_api']);
+    expect(state.tasks[0]!.error).toBe('refused');
+    expect(state.values).toEqual({ attempts: 1 });
+  });
+
+  it("gives the default assistant the graph's config, context and metadata, and every run its config", async () => {
+    const assistant = await client.assistants.get('configured');
+    expect(assistant.config).toEqual({ configurable: { system_prompt: 'Be brief.' }, tags: ['shape'] });
+    expect(assistant.context).toEqual({ tier: 'pro' });
+    expect(assistant.metadata).toEqual({ team: 'docs', created_by: 'system' });
+    const { threadId, of } = await stream('configured', { input: {}, streamMode: ['events'] });
+    expect(of('events')[0].tags).toEqual(['shape']);
+    const state = await client.threads.getState(threadId);
+    expect(state.metadata?.system_prompt).toBe('Be brief.');
+  });
+
+  it('stops at a breakpoint compiled into the graph, and input null goes on', async () => {
+    const { threadId } = await stream('breakpoint', { input: ask('go') });
+    expect((await client.threads.getState(threadId)).next).toEqual(['act']);
+    const done = (await client.runs.wait(threadId, 'breakpoint', { input: null })) as Values;
+    expect(done.messages.at(-1).content).toBe('Done.');
+  });
+
+  it('writes to the store with its step, and a later run reads it back', async () => {
+    const { threadId } = await stream('memory', { input: ask('I like tea') });
+    expect(await client.store.getItem(['users', 'alice'], 'likes')).toMatchObject({ value: { text: 'I like tea' } });
+    const recalled = (await client.runs.wait(threadId, 'memory', { input: ask('What do I like?') })) as Values;
+    expect(recalled.messages.at(-1).content).toBe('You said: I like tea');
+    expect(recalled.remembered).toEqual({ text: 'I like tea' });
+  });
+
+  it('applies an update as a node: next by its fixed edges, or where the script goes after a router', async () => {
+    const threadId = (await client.threads.create({ graphId: 'parallel' })).thread_id;
+    await client.threads.updateState(threadId, { values: { summary: 'x' }, asNode: 'plan' });
+    // `plan` fans out by fixed edges (read from the runs): both searches run next.
+    expect((await client.threads.getState(threadId)).next.sort()).toEqual(['search_docs', 'search_web']);
+  });
+});
+
+describe('what an assistant says of a graph of any shape', () => {
+  it('draws the declared nodes and edges, and with xray the subgraph nodes in their place', async () => {
+    const drawing = await client.assistants.getGraph('supervisor');
+    expect(drawing.nodes.map((node) => node.id)).toEqual(['__start__', 'supervisor', 'researcher', 'writer', '__end__']);
+    expect(drawing.edges).toContainEqual({ source: 'supervisor', target: '__end__', conditional: true });
+    const xray = await client.assistants.getGraph('review', { xray: true });
+    expect(xray.nodes.map((node) => node.id)).toEqual([
+      '__start__',
+      'plan',
+      'review:write_draft',
+      'review:human_review',
+      'publish',
+      '__end__',
+    ]);
+    expect(await client.assistants.getSubgraphs('review')).toHaveProperty('review');
+  });
+
+  it('lists the channels as the state schema, with their defaults', async () => {
+    const schemas = await client.assistants.getSchemas('parallel');
+    expect(schemas.state_schema).toMatchObject({
+      properties: { messages: { type: 'array', default: [] }, results: { default: [] }, summary: {} },
+    });
+  });
+});
+
+describe('timing', () => {
+  it('scales every pause of a graph with timeScale', async () => {
+    const slow: Record<string, GraphDefinition> = {
+      slow: { runs: [{ steps: [{ node: 'work', delay_ms: 600_000, message: { text: 'done' } }] }] },
+    };
+    const fast = createEmulator({ graphs: slow, timeScale: 0 });
+    const quick = sdkClient(fast.agentServer.url);
+    const fastClient = new (quick.constructor as new (options: object) => Client)({
+      apiUrl: fast.agentServer.url,
+      apiKey: null,
+      callerOptions: { fetch: fast.agentServer.fetch, maxRetries: 0 },
+    });
+    const done = (await fastClient.runs.wait(null, 'slow', { input: {} })) as Values;
+    expect(done.messages.at(-1).content).toBe('done');
+    fast.close();
+  });
+});
