@@ -146,6 +146,20 @@ export const CONFIG_SCHEMA = {
 } as const;
 
 export type EmulatorConfig = FromSchema<typeof CONFIG_SCHEMA>;
+
+/**
+ * CONFIG_SCHEMA as a JSON Schema document, as the package publishes it
+ * (`@agentplane/emulator/config.schema.json`, written at build time) for editors to complete and
+ * check a config with. Draft-07, which every editor's YAML language server reads; the keywords
+ * CONFIG_SCHEMA uses mean the same there as in the draft the emulator validates with.
+ */
+export const CONFIG_SCHEMA_DOCUMENT = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'agentplane emulator config',
+  description:
+    'The config of agentplane-emulator (--config): tenants and their credentials, revision outcomes, CORS, the agent server key, and the scripted graphs runs execute. Some rules are checked when the emulator starts only (a key a step writes must be a state key, a node an edge names must be a node): see the emulator README.',
+  ...CONFIG_SCHEMA,
+} as const;
 export type TenantConfig = NonNullable<EmulatorConfig['tenants']>[number];
 export type CorsConfig = NonNullable<EmulatorConfig['cors']>;
 export type CronsConfig = NonNullable<EmulatorConfig['crons']>;

@@ -1,6 +1,8 @@
 // The `agentplane-emulator` bin as users run it: the ready line, a clean stop on SIGINT and
 // SIGTERM, a restart on the same file that resumes (data and the default tenant's key kept),
-// config files in YAML and JSON, and clear refusals of bad flags and bad configs.
+// config files in YAML and JSON, and clear refusals of bad flags and bad configs; and
+// `agentplane-emulator record`, in front of an emulator, writing a recording on SIGTERM that the
+// emulator then replays with --time-scale.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -255,5 +257,90 @@ describe('agentplane-emulator', () => {
     await emulator.exit;
     expect(fs.existsSync(path.join(invoked, 'e.db'))).toBe(true);
     expect(emulator.output()).not.toContain('uses API key');
+  });
+});
+
+describe('agentplane-emulator record', () => {
+  it('proxies an upstream, writes the recording on SIGTERM, and the emulator replays it', async () => {
+    const config = path.join(dir, 'upstream.yaml');
+    fs.writeFileSync(
+      config,
+      'graphs:\n  support:\n    replies: [{ text: "You said: {{input}}" }]\n    stream: { chunk: word, delay_ms: 50 }\n',
+    );
+    const upstream = await start(['--db', ':memory:', '--config', config]);
+    const out = path.join(dir, 'recorded', 'support.yaml');
+    const recorder = spawn(
+      process.execPath,
+      [BIN, 'record', '--upstream', upstream.agentServerUrl, '--out', out, '--agent-server-port', '0'],
+      {
+        env: { ...process.env, INIT_CWD: undefined },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    recorder.stdout.on('data', (chunk) => (output += chunk));
+    recorder.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => recorder.once('exit', resolve));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ready line: ${output}`)), 20_000);
+      recorder.stdout.on('data', () => {
+        const ready = /record ready: agent server (\S+) /.exec(output);
+        if (ready) {
+          clearTimeout(timer);
+          resolve(ready[1]!);
+        }
+      });
+    });
+    const ask = { assistant_id: 'support', input: { messages: [{ role: 'user', content: 'hello' }] } };
+    const through = await fetch(`${url}/runs/wait`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ask),
+    });
+    expect(((await through.json()) as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('You said: hello');
+    recorder.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).toMatch(/wrote .*support\.yaml: 2 graph\(s\), 1 run\(s\)|wrote .*support\.yaml: 1 graph\(s\), 1 run\(s\)/);
+    upstream.child.kill('SIGTERM');
+    await upstream.exit;
+
+    // The replay, ten times faster: the same answer.
+    const replay = await start(['--db', ':memory:', '--config', out, '--time-scale', '0.1']);
+    const again = await fetch(`${replay.agentServerUrl}/runs/wait`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ask),
+    });
+    expect(((await again.json()) as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('You said: hello');
+    replay.child.kill('SIGTERM');
+    await replay.exit;
+  });
+
+  it('refuses bad flags with exit code 2, and an upstream that does not answer with 1', async () => {
+    expect(await run(['record', '--help'])).toMatchObject({ code: 0, output: expect.stringContaining('--upstream <url>') });
+    expect(await run(['record', '--out', 'x.yaml'])).toMatchObject({ code: 2, output: expect.stringContaining('--upstream is required') });
+    expect(await run(['record', '--upstream', 'http://127.0.0.1:9'])).toMatchObject({
+      code: 2,
+      output: expect.stringContaining('--out is required'),
+    });
+    expect(await run(['record', '--upstream', 'ftp://x', '--out', 'x.yaml'])).toMatchObject({
+      code: 2,
+      output: expect.stringContaining('must be an http(s) URL'),
+    });
+    const down = await run([
+      'record',
+      '--upstream',
+      'http://127.0.0.1:9',
+      '--out',
+      path.join(dir, 'never.yaml'),
+      '--wait-for-upstream',
+      '0',
+    ]);
+    expect(down).toMatchObject({ code: 1, output: expect.stringContaining('does not answer GET /ok') });
+    expect(fs.existsSync(path.join(dir, 'never.yaml'))).toBe(false);
+    expect(await run(['--time-scale=-1'])).toMatchObject({
+      code: 2,
+      output: expect.stringContaining('--time-scale must be a number >= 0'),
+    });
   });
 });

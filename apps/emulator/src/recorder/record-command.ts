@@ -18,14 +18,15 @@ Options:
   --out <file>                where the recording is written when the recorder stops (required)
   --agent-server-port <n>     where the recorder listens (default 8123; 0 picks a free port)
   --host <host>               default 127.0.0.1
+  --wait-for-upstream <s>     how long to wait for the upstream to answer at start (default 60)
   --upstream-api-key <key>    sent to the upstream as X-Api-Key on every request; default from
                               AGENTPLANE_UPSTREAM_API_KEY, LANGGRAPH_API_KEY, LANGSMITH_API_KEY or
                               LANGCHAIN_API_KEY (a local \`langgraph dev\` needs none). No key is
                               ever written to <file>.
   -h, --help                  show this help
 
-Exit codes: 0 once the recording is written; 1 when the upstream does not answer within a minute
-or the file cannot be written; 2 for a bad flag.
+Exit codes: 0 once the recording is written; 1 when the upstream does not answer in time (or the
+port is taken) or the file cannot be written; 2 for a bad flag.
 `;
 
 const KEY_VARIABLES = ['AGENTPLANE_UPSTREAM_API_KEY', 'LANGGRAPH_API_KEY', 'LANGSMITH_API_KEY', 'LANGCHAIN_API_KEY'];
@@ -38,7 +39,15 @@ export async function recordMain(
     err: (text) => process.stderr.write(text),
   },
 ): Promise<number> {
-  let values: { upstream?: string; out?: string; 'agent-server-port'?: string; host?: string; 'upstream-api-key'?: string; help?: boolean };
+  let values: {
+    upstream?: string;
+    out?: string;
+    'agent-server-port'?: string;
+    host?: string;
+    'upstream-api-key'?: string;
+    'wait-for-upstream'?: string;
+    help?: boolean;
+  };
   try {
     values = parseArgs({
       args: argv,
@@ -48,6 +57,7 @@ export async function recordMain(
         'agent-server-port': { type: 'string' },
         host: { type: 'string' },
         'upstream-api-key': { type: 'string' },
+        'wait-for-upstream': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -77,12 +87,15 @@ export async function recordMain(
   const port = Number(values['agent-server-port'] ?? 8123);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     return usage(`--agent-server-port must be a port number, got ${JSON.stringify(values['agent-server-port'])}`);
+  const wait = Number(values['wait-for-upstream'] ?? 60);
+  if (!Number.isFinite(wait) || wait < 0)
+    return usage(`--wait-for-upstream must be a number of seconds, got ${JSON.stringify(values['wait-for-upstream'])}`);
   const apiKey = values['upstream-api-key'] ?? KEY_VARIABLES.map((name) => process.env[name]).find((value) => value);
   const out = resolvePath(values.out);
 
   let recorder: Awaited<ReturnType<typeof startRecorder>>;
   try {
-    recorder = await startRecorder({ upstream, out, apiKey, port, host: values.host ?? '127.0.0.1' });
+    recorder = await startRecorder({ upstream, out, apiKey, port, host: values.host ?? '127.0.0.1', upstreamWaitMs: wait * 1000 });
   } catch (error) {
     write.err(
       `agentplane-emulator record: ${error instanceof UpstreamUnreachable ? error.message : `cannot start: ${(error as Error).message}`}\n`,

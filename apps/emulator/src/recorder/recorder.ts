@@ -55,7 +55,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   while (!(await upstream.reachable())) {
     if (Date.now() > deadline)
       throw new UpstreamUnreachable(
-        `the upstream agent server ${options.upstream.origin} does not answer GET /ok (is it running? is its URL right?)`,
+        `the upstream agent server ${options.upstream.origin} does not answer GET /ok within ${Math.round((options.upstreamWaitMs ?? 60_000) / 1000)} s (is it running? is its URL right?)`,
       );
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

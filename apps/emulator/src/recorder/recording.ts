@@ -146,7 +146,7 @@ export function recordingText(input: RecordingInput): string {
   const config = recordingConfig(input);
   const runs = Object.values(config.graphs).reduce((sum, graph) => sum + (graph.runs as unknown[]).length, 0);
   const header = [
-    '# yaml-language-server: $schema=https://unpkg.com/@agentplane/emulator/config.schema.json',
+    '# yaml-language-server: $schema=https://unpkg.com/@agentplane/emulator/dist/config.schema.json',
     `# Recorded by \`agentplane-emulator record\` from ${withoutCredentials(input.upstream)} on ${input.recordedAt.toISOString()}:`,
     `# ${Object.keys(config.graphs).length} graph(s), ${runs} run(s). Replay it with \`agentplane-emulator --config <this file>\``,
     '# (`--time-scale 0.1` replays ten times faster). Edit it as any config: see the emulator README.',

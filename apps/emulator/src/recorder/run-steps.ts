@@ -229,12 +229,10 @@ function superstepOf(before: UpstreamState, after: UpstreamState, reading: Readi
       built.goto = to.length === 0 ? '__end__' : to.length === 1 ? to[0]! : to;
     }
     if (written && !built.subgraph) describeWrites(built, written, timeline);
+    // Each task's time as its stream showed it (asked for every task, so that a node's tasks stay in turn).
+    const streamed = timeline?.taskTime(task.name);
     // A task that was interrupted and resumed: the time between its checkpoints is a person's, not its own.
-    const own = task.interrupts?.length
-      ? (timeline?.taskTime(task.name) ?? 0)
-      : tasks.length === 1
-        ? elapsed
-        : (timeline?.taskTime(task.name) ?? elapsed);
+    const own = task.interrupts?.length ? (streamed ?? 0) : tasks.length === 1 ? elapsed : (streamed ?? elapsed);
     timeTask(built, own, timeline);
     return built;
   });
@@ -435,6 +433,7 @@ interface StreamTimeline {
   chunksOf(messageId: string): { texts: string[]; delayMs: number } | undefined;
   ranTool(toolCallId: string): boolean;
   customsOf(node: string): { offsetMs: number; value: unknown }[];
+  /** How long the node's next task took, as its stream showed it; ask once per task, in order. */
   taskTime(node: string): number | undefined;
   /** Where a node's Command sent the graph, when its stream (events mode) showed it returned one. */
   commandOf(node: string): string[] | undefined;
@@ -448,6 +447,8 @@ function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | unde
   const tools = new Set<string>();
   const starts = new Map<string, number>();
   const commands = new Map<string, string[][]>();
+  /** Per node, how long each of its tasks took, in turn (a node may run in several supersteps). */
+  const durations = new Map<string, number[]>();
   const ends = new Map<string, number>();
   type Custom = { offsetMs: number; value: unknown };
   // Per node, the custom events of each of its tasks in turn (a node may run in several supersteps).
@@ -458,9 +459,16 @@ function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | unde
   let running: string | undefined;
   let pending: { at: number; value: unknown }[] = [];
   let lastMarker = 0;
+  /** When the current superstep began, as the stream shows it: the state or checkpoint before it. */
+  let stepStart = 0;
   let stoppedAfter: number | undefined;
   const ended = (node: string, at: number) => {
     ends.set(node, at);
+    // Without the tasks mode, a task started when its superstep did.
+    const start = starts.get(node);
+    const began = start === undefined || start < stepStart ? stepStart : start;
+    durations.set(node, [...(durations.get(node) ?? []), at - began]);
+    starts.delete(node);
     for (const custom of pending) attribute(node, custom.at - (starts.get(node) ?? lastMarker), custom.value);
     pending = [];
     batches.set(node, [...(batches.get(node) ?? []), open.get(node) ?? []]);
@@ -499,7 +507,10 @@ function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | unde
       else pending.push({ at: event.at, value: event.data });
     } else if (name === 'error' || (name === 'values' && object && Object.hasOwn(object, '__interrupt__'))) {
       stoppedAfter ??= event.at - lastMarker;
-    } else if (name === 'metadata' || name === 'values' || name === 'checkpoints') lastMarker = event.at;
+    } else if (name === 'metadata' || name === 'values' || name === 'checkpoints') {
+      lastMarker = event.at;
+      stepStart = event.at;
+    }
   }
   // Custom events no task's end followed: the first task that asks has them.
   let unplaced = pending.map((custom) => ({ offsetMs: custom.at - lastMarker, value: custom.value }));
@@ -519,10 +530,6 @@ function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | unde
     },
     commandOf: (node) => commands.get(node)?.shift(),
     stoppedAfter: () => stoppedAfter,
-    taskTime(node) {
-      const start = starts.get(node);
-      const end = ends.get(node);
-      return start !== undefined && end !== undefined ? end - start : undefined;
-    },
+    taskTime: (node) => durations.get(node)?.shift(),
   };
 }

@@ -1,0 +1,175 @@
+// The recorder in front of an upstream agent server (here an emulator, which is quick; the
+// differential test records the real LangGraph JS server): what passes through comes back unchanged
+// (streams chunk by chunk), what it writes is a config the emulator reads back, the replay answers
+// the same conversations the same way, no key or secret is written, and what cannot be recorded is
+// said. The `record` command as a process is in cli.e2e.test.ts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@langchain/langgraph-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import type { GraphDefinition } from '../src/agent-server/graphs/scripted-graph.js';
+import { checkConfig, readConfigFile } from '../src/config.js';
+import type { RecordingSummary } from '../src/recorder/recorder.js';
+import { startRecorder } from '../src/recorder/recorder.js';
+import type { TestEmulator } from './support/harness.js';
+import { startTestEmulator } from './support/harness.js';
+import { sdkClient } from './support/sdk-client.js';
+
+type Values = Record<string, any>;
+
+const UPSTREAM_KEY = 'upstream-secret-key-1234';
+const ask = (content: string) => ({ messages: [{ role: 'user', content }] });
+
+const GRAPHS: Record<string, GraphDefinition> = {
+  support: {
+    state: { topic: null },
+    replies: [
+      { match: '*order*', text: 'Let me look.', tool_calls: [{ name: 'lookup', args: { id: '7' }, id: 'call_7' }] },
+      { match: '*order*', text: 'It shipped.', update: { topic: 'shipping' } },
+      { match: '*refund*', interrupt: { question: 'Refund?' }, text: 'Refunded ({{resume}}).' },
+      { text: 'Hello: {{input}}' },
+    ],
+    tools: { lookup: 'Order {{args.id}}: shipped' },
+    stream: { chunk: 'word', delay_ms: 5 },
+  },
+  review: {
+    assistant: { config: { configurable: { openai_api_key: 'sk-live-never-written', tone: 'warm' } }, metadata: { team: 'docs' } },
+    channels: { messages: { reducer: 'messages', default: [] }, notes: { reducer: 'append', default: [] } },
+    runs: [
+      {
+        steps: [
+          { node: 'plan', do: [{ custom: { stage: 'planning' } }, { delay_ms: 20 }], update: { notes: ['planned'] } },
+          {
+            parallel: [
+              { node: 'a', delay_ms: 30, update: { notes: ['a'] } },
+              { node: 'b', delay_ms: 5, update: { notes: ['b'] } },
+            ],
+          },
+          { node: 'done', message: { text: 'All done.' } },
+        ],
+      },
+    ],
+  },
+};
+
+let upstream: TestEmulator;
+let work: string;
+let recording: string;
+let summary: RecordingSummary;
+let replay: TestEmulator;
+/** What each conversation answered through the recorder, by name. */
+const recorded: Record<string, unknown> = {};
+
+/** The conversations of these tests, each a function of a client, answering what a test compares. */
+const CONVERSATIONS: Record<string, (client: Client) => Promise<unknown>> = {
+  'a tool call, streamed': async (client) => {
+    const { thread_id } = await client.threads.create();
+    const chunks: string[] = [];
+    for await (const event of client.runs.stream(thread_id, 'support', { input: ask('where is my order?'), streamMode: 'messages-tuple' }))
+      if (event.event === 'messages') chunks.push((event.data as unknown as [Values])[0].content);
+    const state = await client.threads.getState<Values>(thread_id);
+    return { chunks, messages: state.values.messages.map((m: Values) => [m.type, m.content]), topic: state.values.topic };
+  },
+  'an interrupt, then its resume': async (client) => {
+    const { thread_id } = await client.threads.create();
+    const paused = (await client.runs.wait(thread_id, 'support', { input: ask('a refund please') })) as Values;
+    const resumed = (await client.runs.wait(thread_id, 'support', { command: { resume: 'yes' } })) as Values;
+    return { paused: paused.__interrupt__.map((i: Values) => i.value), last: resumed.messages.at(-1).content };
+  },
+  'a stateless run': async (client) => ((await client.runs.wait(null, 'support', { input: ask('hi') })) as Values).messages.at(-1).content,
+  'a graph of any shape, on a thread then deleted': async (client) => {
+    const { thread_id } = await client.threads.create();
+    const custom: unknown[] = [];
+    const nodes: string[] = [];
+    for await (const event of client.runs.stream(thread_id, 'review', { input: {}, streamMode: ['custom', 'updates'] })) {
+      if (event.event === 'custom') custom.push(event.data);
+      if (event.event === 'updates') nodes.push(...Object.keys(event.data as Values));
+    }
+    const state = await client.threads.getState<Values>(thread_id);
+    await client.threads.delete(thread_id);
+    return { custom, nodes, notes: state.values.notes };
+  },
+};
+
+beforeAll(async () => {
+  upstream = await startTestEmulator({ graphs: GRAPHS, config: { agent_server: { api_keys: [UPSTREAM_KEY] } } });
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-recorder-'));
+  recording = path.join(work, 'recordings', 'support.yaml');
+  const recorder = await startRecorder({
+    upstream: new URL(upstream.agentServerUrl),
+    out: recording,
+    apiKey: UPSTREAM_KEY,
+    port: 0,
+    host: '127.0.0.1',
+  });
+  // The client knows no key: the recorder adds the upstream's.
+  const client = sdkClient(recorder.url);
+  for (const [name, conversation] of Object.entries(CONVERSATIONS)) recorded[name] = await conversation(client);
+  summary = await recorder.stop();
+  replay = await startTestEmulator({ config: readConfigFile(recording) });
+});
+afterAll(async () => {
+  await Promise.all([upstream?.close(), replay?.close()]);
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe('the recorder', () => {
+  it('passes every request on and answers as the upstream does', () => {
+    expect(recorded['a tool call, streamed']).toEqual({
+      chunks: ['Let', ' me', ' look.', 'Order 7: shipped', 'It', ' shipped.'],
+      messages: [
+        ['human', 'where is my order?'],
+        ['ai', 'Let me look.'],
+        ['tool', 'Order 7: shipped'],
+        ['ai', 'It shipped.'],
+      ],
+      topic: 'shipping',
+    });
+    expect(recorded['a stateless run']).toBe('Hello: hi');
+    expect(upstream.errors).toEqual([]);
+  });
+
+  it('writes a config of every graph the upstream serves and the runs it saw, which the emulator reads', () => {
+    const text = fs.readFileSync(recording, 'utf8');
+    expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=/);
+    const config = checkConfig(YAML.parse(text));
+    expect(Object.keys(config.graphs ?? {}).sort()).toEqual(['review', 'support']);
+    // Four conversations: the resume goes on with the run it resumes, as one entry.
+    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 4, notes: [] });
+    const review = config.graphs!.review!;
+    expect(review.channels?.notes).toEqual({ reducer: 'append', default: [] });
+    expect(review.assistant?.metadata).toEqual({ team: 'docs' });
+  });
+
+  it('writes no API key and no secret of the assistants', () => {
+    const text = fs.readFileSync(recording, 'utf8');
+    expect(text).not.toContain(UPSTREAM_KEY);
+    expect(text).not.toContain('sk-live-never-written');
+    const config = checkConfig(YAML.parse(text));
+    expect(config.graphs!.review!.assistant?.config).toEqual({ configurable: { openai_api_key: '<redacted>', tone: 'warm' } });
+  });
+
+  it('records a thread the client deleted, and a stateless run, from their histories', () => {
+    const text = fs.readFileSync(recording, 'utf8');
+    const config = checkConfig(YAML.parse(text));
+    expect(config.graphs!.review!.runs).toHaveLength(1);
+    expect((config.graphs!.support!.runs ?? []).map((run) => run.match)).toEqual(['where is my order?', 'a refund please', 'hi']);
+  });
+});
+
+describe('the replay', () => {
+  it('answers every conversation the way the upstream did', async () => {
+    const client = sdkClient(replay.agentServerUrl);
+    for (const [name, conversation] of Object.entries(CONVERSATIONS)) expect(await conversation(client), name).toEqual(recorded[name]);
+    expect(replay.errors).toEqual([]);
+  });
+
+  it("keeps the graphs' default assistants and their drawings", async () => {
+    const client = sdkClient(replay.agentServerUrl);
+    expect((await client.assistants.get('review')).metadata).toEqual({ team: 'docs', created_by: 'system' });
+    const drawn = await client.assistants.getGraph('support');
+    expect(drawn).toEqual(await sdkClient(upstream.agentServerUrl, { apiKey: UPSTREAM_KEY }).assistants.getGraph('support'));
+  });
+});
