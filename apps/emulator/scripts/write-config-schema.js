@@ -28,7 +28,7 @@ const MAP = new Set(['properties', 'patternProperties', 'definitions']);
 function eachSubschema(schema, visit) {
   for (const [keyword, value] of Object.entries(schema)) {
     if (ONE.has(keyword) && isObject(value)) visit(value, (next) => (schema[keyword] = next));
-    else if (LIST.has(keyword) && Array.isArray(value)) value.forEach((item, i) => visit(item, (next) => (value[i] = next)));
+    else if (LIST.has(keyword) && Array.isArray(value)) for (const [i, item] of value.entries()) visit(item, (next) => (value[i] = next));
     else if (MAP.has(keyword) && isObject(value))
       for (const [name, item] of Object.entries(value)) if (isObject(item)) visit(item, (next) => (value[name] = next));
   }
