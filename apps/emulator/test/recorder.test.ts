@@ -64,6 +64,11 @@ const recorded: Record<string, unknown> = {};
 
 /** The conversations of these tests, each a function of a client, answering what a test compares. */
 const CONVERSATIONS: Record<string, (client: Client) => Promise<unknown>> = {
+  // Held again below, streamed: one entry, with what the stream showed (chunks, the tool running).
+  'a tool call, waited': async (client) => {
+    const { thread_id } = await client.threads.create();
+    return ((await client.runs.wait(thread_id, 'support', { input: ask('where is my order?') })) as Values).messages.at(-1).content;
+  },
   'a tool call, streamed': async (client) => {
     const { thread_id } = await client.threads.create();
     const chunks: string[] = [];
@@ -127,6 +132,7 @@ describe('the recorder', () => {
       ],
       topic: 'shipping',
     });
+    expect(recorded['a tool call, waited']).toBe('It shipped.');
     expect(recorded['a stateless run']).toBe('Hello: hi');
     expect(upstream.errors).toEqual([]);
   });
@@ -136,7 +142,8 @@ describe('the recorder', () => {
     expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=/);
     const config = checkConfig(YAML.parse(text));
     expect(Object.keys(config.graphs ?? {}).sort()).toEqual(['review', 'support']);
-    // Four conversations: the resume goes on with the run it resumes, as one entry.
+    // Four conversations: the resume goes on with the run it resumes, as one entry; the same
+    // conversation waited and then streamed is one entry too.
     expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 4, notes: [] });
     const review = config.graphs!.review!;
     expect(review.channels?.notes).toEqual({ reducer: 'append', default: [] });
@@ -156,6 +163,15 @@ describe('the recorder', () => {
     const config = checkConfig(YAML.parse(text));
     expect(config.graphs!.review!.runs).toHaveLength(1);
     expect((config.graphs!.support!.runs ?? []).map((run) => run.match)).toEqual(['where is my order?', 'a refund please', 'hi']);
+  });
+
+  it('keeps, of a conversation held twice, the hold whose stream showed the most', () => {
+    const config = checkConfig(YAML.parse(fs.readFileSync(recording, 'utf8')));
+    const [first, , answer] = config.graphs!.support!.runs![0]!.steps as unknown as [Values, Values, Values];
+    // A reply is the task's `message`, or one of its actions when it came after a pause.
+    const replyOf = (task: Values) => task.message ?? task.do?.find((action: Values) => action.message).message;
+    expect(replyOf(first).chunks).toEqual(['Let', ' me', ' look.']);
+    expect(replyOf(answer).chunks).toEqual(['It', ' shipped.']);
   });
 });
 

@@ -30,6 +30,7 @@ export interface RecorderOptions {
 export interface RecordingSummary {
   file: string;
   graphs: number;
+  /** Entries of the graphs' `runs`: a conversation held twice is one. */
   runs: number;
   /** What could not be recorded, one line each. */
   notes: string[];
@@ -180,21 +181,15 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
           notes.push(
             `run ${runId}${sighting.threadId ? ` on thread ${sighting.threadId}` : ''} left no history to read (a stateless run's thread is deleted with it): left out`,
           );
-      const text = recordingText({
+      const recording = recordingText({
         upstream: options.upstream.href,
         graphs,
         threads: recordings,
         secrets: [...secrets],
         recordedAt: new Date(),
       });
-      writeAtomically(options.out, text);
-      const runs = recordings.reduce((sum, recording) => sum + recording.runs.length, 0);
-      return {
-        file: options.out,
-        graphs: new Set([...graphs.map((graph) => graph.graphId), ...recordings.flatMap((r) => r.runs.map((run) => run.graphId))]).size,
-        runs,
-        notes,
-      };
+      writeAtomically(options.out, recording.text);
+      return { file: options.out, graphs: recording.graphs, runs: recording.runs, notes };
     },
   };
 }

@@ -6,7 +6,7 @@
 // No secret is written: keys that name one are redacted in the assistants' settings, and the API
 // keys the traffic carried are redacted wherever they would appear.
 import { createRequire } from 'node:module';
-import type { RecordedRun, ThreadRecording, Transition } from './run-steps.js';
+import type { RecordedRun, RecordedStep, RecordedTask, ThreadRecording, Transition } from './run-steps.js';
 import type { UpstreamGraph } from './upstream.js';
 
 type Values = Record<string, unknown>;
@@ -101,47 +101,83 @@ export function recordingConfig(input: RecordingInput): { graphs: Record<string,
 
 /**
  * The entries of a graph with one more run: the same conversation held again (in another thread,
- * another test) is one entry, its timing the first's; a run that went less far than another with
- * the same input (a recursion limit, a cancel) is the longer one's beginning, which a replay also
- * stops at where the same cause applies.
+ * another test) is one entry. Two holds differ in what only a stream shows (timing, chunks,
+ * custom events, whether a tool ran as a tool) when their clients streamed different modes, or
+ * none: the entry keeps the hold that showed the most, so a replay streams what the richest
+ * client saw. A run that went less far than another with the same input (a recursion limit, a
+ * cancel) is the longer one's beginning, which a replay also stops at where the same cause applies.
  */
 function withRun(runs: RecordedRun[], run: RecordedRun): RecordedRun[] {
-  const key = untimed(run);
+  const key = whatEveryClientSees(run.steps);
   for (const [i, known] of runs.entries()) {
-    const knownKey = untimed(known);
     if (known.match !== run.match || known.match_input !== run.match_input) continue;
-    if (knownKey === key || isPrefix(run, known)) return runs;
+    if (whatEveryClientSees(known.steps) === key)
+      return streamedDetail(run) > streamedDetail(known) ? runs.map((entry, j) => (j === i ? run : entry)) : runs;
+    if (isPrefix(run, known)) return runs;
     if (isPrefix(known, run)) return runs.map((entry, j) => (j === i ? run : entry));
   }
   return [...runs, run];
 }
 
-/** A run without its timing: two holds of one conversation differ in nothing else. */
-function untimed(value: unknown): string {
-  return JSON.stringify(value, (key, item) => {
-    if (key === 'delay_ms') return undefined;
-    // What is left of a task's actions once its pauses are gone.
-    if (key === 'do' && Array.isArray(item)) {
-      const actions = item.filter((action) => Object.keys(action as object).some((name) => name !== 'delay_ms'));
-      return actions.length > 0 ? actions : undefined;
-    }
+/**
+ * Steps as every client sees them, whatever it streamed: each task's node, interrupts, replies
+ * (text, tool calls, name), what it wrote (a tool's answer by its content, however it was
+ * recorded), its Command and its error, and its subgraph's steps, without timing, chunks or
+ * custom events.
+ */
+function whatEveryClientSees(steps: readonly RecordedStep[]): string {
+  const task = (recorded: RecordedTask) => {
+    const actions = recorded.do ?? [
+      ...(recorded.interrupt !== undefined ? [{ interrupt: recorded.interrupt }] : []),
+      ...(recorded.message ? [{ message: recorded.message }] : []),
+    ];
+    const { messages, ...update } = recorded.update ?? {};
+    const written = (Array.isArray(messages) ? messages : messages === undefined ? [] : [messages]) as Values[];
+    const isToolAnswer = (message: Values) => message.type === 'tool' && typeof message.content === 'string';
+    return {
+      node: recorded.node,
+      actions: actions.flatMap((action): Values[] => {
+        if (action.interrupt !== undefined) return [{ interrupt: action.interrupt }];
+        if (!action.message) return [];
+        const { chunks: _chunks, chunk: _chunk, delay_ms: _delay, ...reply } = action.message as Values;
+        return [{ message: reply }];
+      }),
+      update,
+      messages: written.filter((message) => !isToolAnswer(message)),
+      tool_answers: [...(recorded.tools ?? []), ...written.filter(isToolAnswer).map((message) => message.content)],
+      goto: recorded.goto,
+      error: recorded.error,
+      subgraph: recorded.subgraph ? JSON.parse(whatEveryClientSees(recorded.subgraph)) : undefined,
+    };
+  };
+  return JSON.stringify(steps.map((step) => ('parallel' in step ? { parallel: step.parallel.map(task) } : task(step))));
+}
+
+/** How much of a run only its stream showed: chunked replies, custom events, tools seen running. */
+function streamedDetail(run: RecordedRun): number {
+  let detail = 0;
+  JSON.stringify(run, (key, item) => {
+    if (key === 'chunks' || key === 'custom' || key === 'tools') detail++;
     return item;
   });
+  return detail;
 }
 
 /** Whether `shorter`'s steps begin `longer`'s (the last of them may have stopped midway: an interrupt, an error). */
 function isPrefix(shorter: RecordedRun, longer: RecordedRun): boolean {
-  if (shorter.steps.length >= longer.steps.length) return false;
-  return shorter.steps.slice(0, -1).every((step, i) => untimed(step) === untimed(longer.steps[i])) && shorter.steps.length > 0
-    ? nodesOf(shorter.steps.at(-1)!) === nodesOf(longer.steps[shorter.steps.length - 1]!)
-    : false;
+  if (shorter.steps.length >= longer.steps.length || shorter.steps.length === 0) return false;
+  const last = shorter.steps.length - 1;
+  return (
+    whatEveryClientSees(shorter.steps.slice(0, last)) === whatEveryClientSees(longer.steps.slice(0, last)) &&
+    nodesOf(shorter.steps[last]!) === nodesOf(longer.steps[last]!)
+  );
 }
 
 const nodesOf = (step: RecordedRun['steps'][number]) =>
   JSON.stringify('parallel' in step ? step.parallel.map((task) => task.node) : [step.node]);
 
-/** The recording as the text of its file: YAML, with a header saying what it is and how to replay it. */
-export function recordingText(input: RecordingInput): string {
+/** The recording as the text of its file (YAML, with a header saying what it is and how to replay it), and what it holds. */
+export function recordingText(input: RecordingInput): { text: string; graphs: number; runs: number } {
   const yaml = require('yaml') as typeof import('yaml');
   const config = recordingConfig(input);
   const runs = Object.values(config.graphs).reduce((sum, graph) => sum + (graph.runs as unknown[]).length, 0);
@@ -154,7 +190,7 @@ export function recordingText(input: RecordingInput): string {
   ].join('\n');
   let text = header + yaml.stringify(config, { lineWidth: 0, aliasDuplicateObjects: false });
   for (const secret of input.secrets) if (secret.length >= 4) text = text.split(secret).join(REDACTED);
-  return text;
+  return { text, graphs: Object.keys(config.graphs).length, runs };
 }
 
 /** A URL without its user name, password and query (which may carry credentials). */
