@@ -421,6 +421,7 @@ export class Execution {
       resumes,
       replyCursor: () => this.context.runs.replyCursor(this.threadId),
       pause: (ms) => this.pause(ms),
+      scaled: (ms) => ms * this.context.timeScale,
       runSubgraph: (subgraphPlan) => this.runSubgraph(frame, call, subgraphPlan),
       nowIso: () => this.nowIso(),
       store: this.context.store,

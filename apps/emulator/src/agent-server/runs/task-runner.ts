@@ -76,6 +76,8 @@ export interface TaskContext {
   replyCursor: () => number;
   /** Waits `ms` (scaled), or rejects once the run is cancelled. */
   pause: (ms: number) => Promise<void>;
+  /** How long a pause of `ms` lasts in this run (its time scale applied). */
+  scaled: (ms: number) => number;
   /** Runs the node's subgraph, when it is one: what the node then writes, and the subgraph's whole output. */
   runSubgraph: (plan: TaskPlan) => Promise<{ written: Values; output: Values }>;
   nowIso: () => string;
@@ -102,7 +104,7 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
   for (const action of plan.actions) {
     switch (action.kind) {
       case 'delay':
-        await context.pause(action.ms);
+        if (context.scaled(action.ms) > 0) await context.pause(action.ms);
         break;
       case 'custom':
         modes.customWritten(call, renderValue(action.value, template));
@@ -279,7 +281,9 @@ function aiMessage(modelRunId: string, text: string, toolCalls: { name: string; 
  * with them.
  */
 async function streamReply(message: Values, exactly: string[] | undefined, streaming: Streaming, context: TaskContext): Promise<void> {
-  const { delayMs, chunk } = streaming;
+  const { chunk } = streaming;
+  // A pause scaled to nothing is no pause: the run stays in the turn that runs it (E16).
+  const delayMs = context.scaled(streaming.delayMs) > 0 ? streaming.delayMs : 0;
   if (delayMs === 0 && !context.modes.wantsChunks) return;
   const texts = exactly ? [...exactly] : chunksOf(message.content as string, chunk);
   if (texts.length === 0) texts.push('');
