@@ -84,6 +84,18 @@ const CONVERSATIONS: Record<string, (client: Client) => Promise<unknown>> = {
     return { paused: paused.__interrupt__.map((i: Values) => i.value), last: resumed.messages.at(-1).content };
   },
   'a stateless run': async (client) => ((await client.runs.wait(null, 'support', { input: ask('hi') })) as Values).messages.at(-1).content,
+  // A prune deletes threads it does not name in its path: the recorder reads them first.
+  'a thread pruned right after its run': async (client) => {
+    const { thread_id } = await client.threads.create();
+    const answer = (await client.runs.wait(thread_id, 'support', { input: ask('prune me') })) as Values;
+    const apiUrl = (client.threads as unknown as { apiUrl: string }).apiUrl;
+    const pruned = await fetch(`${apiUrl}/threads/prune`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ thread_ids: [thread_id] }),
+    });
+    return { last: answer.messages.at(-1).content, pruned: (await pruned.json()).pruned_count };
+  },
   'a graph of any shape, on a thread then deleted': async (client) => {
     const { thread_id } = await client.threads.create();
     const custom: unknown[] = [];
@@ -134,6 +146,7 @@ describe('the recorder', () => {
     });
     expect(recorded['a tool call, waited']).toBe('It shipped.');
     expect(recorded['a stateless run']).toBe('Hello: hi');
+    expect(recorded['a thread pruned right after its run']).toEqual({ last: 'Hello: prune me', pruned: 1 });
     expect(upstream.errors).toEqual([]);
   });
 
@@ -142,9 +155,9 @@ describe('the recorder', () => {
     expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=/);
     const config = checkConfig(YAML.parse(text));
     expect(Object.keys(config.graphs ?? {}).sort()).toEqual(['review', 'support']);
-    // Four conversations: the resume goes on with the run it resumes, as one entry; the same
+    // Five conversations: the resume goes on with the run it resumes, as one entry; the same
     // conversation waited and then streamed is one entry too.
-    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 4, notes: [] });
+    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 5, notes: [] });
     const review = config.graphs!.review!;
     expect(review.channels?.notes).toEqual({ reducer: 'append', default: [] });
     expect(review.assistant?.metadata).toEqual({ team: 'docs' });
@@ -158,11 +171,16 @@ describe('the recorder', () => {
     expect(config.graphs!.review!.assistant?.config).toEqual({ configurable: { openai_api_key: '<redacted>', tone: 'warm' } });
   });
 
-  it('records a thread the client deleted, and a stateless run, from their histories', () => {
+  it('records a thread the client deleted or pruned, and a stateless run, from their histories, in the order they were held', () => {
     const text = fs.readFileSync(recording, 'utf8');
     const config = checkConfig(YAML.parse(text));
     expect(config.graphs!.review!.runs).toHaveLength(1);
-    expect((config.graphs!.support!.runs ?? []).map((run) => run.match)).toEqual(['where is my order?', 'a refund please', 'hi']);
+    expect((config.graphs!.support!.runs ?? []).map((run) => run.match)).toEqual([
+      'where is my order?',
+      'a refund please',
+      'hi',
+      'prune me',
+    ]);
   });
 
   it('keeps, of a conversation held twice, the hold whose stream showed the most', () => {

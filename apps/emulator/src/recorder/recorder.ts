@@ -1,8 +1,10 @@
 // The recorder: a proxy in front of an upstream agent server (recording-proxy.ts) that keeps what
 // a recording is made of. It reads the graphs the upstream serves when it starts; it notes each
 // run the traffic makes and its stream (traffic.ts); it reads a thread's history from the upstream
-// after each run on it, and before a request deletes it; and when it stops it reads the history of
-// every thread it saw once more and writes the recording (recording.ts) to its file.
+// before a request deletes it, and the threads runs wrote to once the traffic pauses (a thread
+// with a TTL may be gone by the end), never in the middle of it: the reads would cost the app
+// under test time and the upstream work. When it stops it reads the history of every thread it
+// saw once more and writes the recording (recording.ts) to its file.
 import fs from 'node:fs';
 import path from 'node:path';
 import { recordingText } from './recording.js';
@@ -50,6 +52,9 @@ interface ThreadCapture {
 
 export class UpstreamUnreachable extends Error {}
 
+/** How long the traffic must pause before the threads runs wrote to are read. */
+const IDLE_MS = 250;
+
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const upstream = new Upstream(options.upstream, options.apiKey);
   const deadline = Date.now() + (options.upstreamWaitMs ?? 60_000);
@@ -69,6 +74,18 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const notes: string[] = [];
   /** Stateless runs made in the background, whose threads are read (and deleted) when the recorder stops. */
   const inBackground = new Set<string>();
+  /** Threads runs wrote to since they were last read: read once the traffic pauses. */
+  const unread = new Set<string>();
+  let lastTraffic = Date.now();
+  const readUnread = () => {
+    const threadIds = [...unread];
+    unread.clear();
+    return Promise.all(threadIds.map(capture));
+  };
+  const idleReader = setInterval(() => {
+    if (unread.size > 0 && Date.now() - lastTraffic >= IDLE_MS) void readUnread();
+  }, IDLE_MS);
+  idleReader.unref();
 
   /** A stateless run's thread, found, read and deleted, as the upstream would have deleted it. */
   const readStateless = async (runId: string) => {
@@ -100,6 +117,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   };
 
   const onExchange = (exchange: RecordedExchange) => {
+    lastTraffic = Date.now();
     for (const header of ['x-api-key', 'authorization']) {
       const value = exchange.requestHeaders[header];
       for (const secret of [value].flat()) if (typeof secret === 'string' && secret !== '') secrets.add(secret.replace(/^Bearer\s+/i, ''));
@@ -119,7 +137,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       sightings.set(sighting.runId, { ...sighting, body: sighting.body ?? known?.body });
     if (sighting.threadId) {
       threads.add(sighting.threadId);
-      void capture(sighting.threadId);
+      unread.add(sighting.threadId);
     }
   };
 
@@ -141,12 +159,19 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         return body;
       }
     },
-    // A thread about to be deleted is read first: its runs are recorded all the same.
+    // A thread about to be deleted is read first: its runs are recorded all the same. A request
+    // that may delete threads it does not name (a prune, an assistant deleted with its threads)
+    // waits for every thread not read since its last run.
     async beforeForward(method, target) {
+      lastTraffic = Date.now();
       const threadId = threadOf(target);
-      if (method === 'DELETE' && threadId && pathOf(target) === `/threads/${threadId}`) {
+      const path = pathOf(target);
+      if (method === 'DELETE' && threadId && path === `/threads/${threadId}`) {
+        unread.delete(threadId);
         await capture(threadId);
         threads.delete(threadId);
+      } else if ((method === 'POST' && path === '/threads/prune') || (method === 'DELETE' && /^\/assistants\/[^/]+$/.test(path))) {
+        await readUnread();
       }
     },
   });
@@ -154,6 +179,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   return {
     url: proxy.url,
     async stop() {
+      clearInterval(idleReader);
       await proxy.close();
       await Promise.all(readingStateless);
       await Promise.all([...inBackground].map(readStateless));
@@ -167,7 +193,14 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       for (const graph of graphs)
         for (const missing of graph.missing) notes.push(`graph ${graph.graphId}: the upstream did not answer ${missing}`);
       const recordings: ThreadRecording[] = [];
-      for (const [threadId, captured] of captures) {
+      // Threads in the order their first checkpoints were written: entries keep the order in
+      // which the conversations were held, whenever each thread was read.
+      const firstWritten = (captured: ThreadCapture) =>
+        captured.root.reduce((first, state) => (state.created_at < first ? state.created_at : first), '\uffff');
+      const inOrder = [...captures].sort(([, a], [, b]) =>
+        firstWritten(a) < firstWritten(b) ? -1 : firstWritten(a) > firstWritten(b) ? 1 : 0,
+      );
+      for (const [threadId, captured] of inOrder) {
         const ofThread = new Map([...sightings].filter(([, sighting]) => sighting.threadId === threadId));
         const recording = recordThread(threadId, captured.root, (namespace) => captured.subgraphs.get(namespace) ?? [], ofThread);
         recordings.push(recording);
