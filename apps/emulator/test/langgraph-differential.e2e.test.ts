@@ -416,7 +416,8 @@ describe('real graphs of several shapes, recorded through agentplane-emulator re
   beforeAll(async () => {
     shapes = await startLangGraphServer({
       port: await freePort(),
-      rawGraphs: { ...SHAPE_GRAPHS, weather: API_TEST_GRAPHS.weather! },
+      // nested: only for the recording the emulator refuses (below); no scenario runs it.
+      rawGraphs: { ...SHAPE_GRAPHS, weather: API_TEST_GRAPHS.weather!, nested: API_TEST_GRAPHS.nested! },
       assistantConfigs: SHAPE_ASSISTANT_CONFIGS,
     });
     recorder = await startRecorder({ upstream: new URL(shapes.url), out: recording, port: 0, host: '127.0.0.1' });
@@ -448,6 +449,19 @@ describe('real graphs of several shapes, recorded through agentplane-emulator re
       await test(sdk(replay.agentServerUrl));
       expect(replay.errors).toEqual([]);
     }, 60_000);
+
+  it('writes a recording the emulator would refuse all the same, and says why', async () => {
+    // The server's own `nested` graph keeps strings under `messages`, which the API types as messages.
+    const out = path.join(path.dirname(recording), 'nested.yaml');
+    const nested = await startRecorder({ upstream: new URL(shapes.url), out, port: 0, host: '127.0.0.1' });
+    const client = sdk(nested.url);
+    const { thread_id } = await client.threads.create();
+    await client.runs.wait(thread_id, 'nested', { input: { messages: [] } });
+    const summary = await nested.stop();
+    expect(fs.existsSync(out)).toBe(true);
+    expect(summary.notes.join('\n')).toMatch(/the emulator would refuse this recording as it stands.*graphs\.nested\.channels\.messages/s);
+    expect(() => readConfigFile(out)).toThrow(/graphs\.nested\.channels\.messages/);
+  }, 120_000);
 });
 
 describe('the list of differences', () => {

@@ -7,6 +7,7 @@
 // saw once more and writes the recording (recording.ts) to its file.
 import fs from 'node:fs';
 import path from 'node:path';
+import { ConfigError, checkConfig } from '../config.js';
 import { recordingText } from './recording.js';
 import type { RecordedExchange } from './recording-proxy.js';
 import { startRecordingProxy } from './recording-proxy.js';
@@ -222,6 +223,13 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         recordedAt: new Date(),
       });
       writeAtomically(options.out, recording.text);
+      // Written all the same (a person may fix it by hand), but said: a replay would refuse it.
+      try {
+        checkConfig(recording.config, options.out);
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        notes.push(`the emulator would refuse this recording as it stands (edit it, or leave out what it names): ${error.message}`);
+      }
       return { file: options.out, graphs: recording.graphs, runs: recording.runs, notes };
     },
   };

@@ -177,7 +177,12 @@ const nodesOf = (step: RecordedRun['steps'][number]) =>
   JSON.stringify('parallel' in step ? step.parallel.map((task) => task.node) : [step.node]);
 
 /** The recording as the text of its file (YAML, with a header saying what it is and how to replay it), and what it holds. */
-export function recordingText(input: RecordingInput): { text: string; graphs: number; runs: number } {
+export function recordingText(input: RecordingInput): {
+  text: string;
+  config: { graphs: Record<string, Values> };
+  graphs: number;
+  runs: number;
+} {
   const yaml = require('yaml') as typeof import('yaml');
   const config = recordingConfig(input);
   const runs = Object.values(config.graphs).reduce((sum, graph) => sum + (graph.runs as unknown[]).length, 0);
@@ -190,7 +195,7 @@ export function recordingText(input: RecordingInput): { text: string; graphs: nu
   ].join('\n');
   let text = header + yaml.stringify(config, { lineWidth: 0, aliasDuplicateObjects: false });
   for (const secret of input.secrets) if (secret.length >= 4) text = text.split(secret).join(REDACTED);
-  return { text, graphs: Object.keys(config.graphs).length, runs };
+  return { text, config, graphs: Object.keys(config.graphs).length, runs };
 }
 
 /** A URL without its user name, password and query (which may carry credentials). */

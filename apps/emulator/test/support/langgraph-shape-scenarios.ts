@@ -3,7 +3,8 @@
 // branches, custom events, a plain-function tool node, an error of a custom class, a default
 // assistant with a config) and with one of the server's own test graphs (weather: a breakpoint
 // compiled into a subgraph). Its `nested` graph is left out: it keeps strings under `messages`, which
-// the API types as messages, and the emulator refuses such a graph (graph-problems.ts). The differential test holds each on the real server
+// the API types as messages, and the emulator refuses such a graph (graph-problems.ts; the differential
+// test holds that the recorder says so). The differential test holds each on the real server
 // through `agentplane-emulator record`, then on the emulator replaying the recording, and compares
 // what they observed: every stream mode (one stream asks for all of them; each mode's events
 // compared in their order), with and without subgraphs, the answers of wait and join, the state
