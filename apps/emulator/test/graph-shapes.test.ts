@@ -5,8 +5,10 @@
 // namespaces and their own checkpoints, breakpoints compiled into a graph, a default assistant's
 // settings, the drawing, and the store a step reads and writes. The real server's behaviour for the
 // same shapes is held by the record-and-replay differential test; this file holds the format.
+import fs from 'node:fs';
 import type { Client } from '@langchain/langgraph-sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import YAML from 'yaml';
 import type { GraphDefinition } from '../src/agent-server/graphs/scripted-graph.js';
 import { checkConfig } from '../src/config.js';
 import { createEmulator } from '../src/emulator.js';
@@ -420,5 +422,92 @@ describe('timing', () => {
     const done = (await fastClient.runs.wait(null, 'slow', { input: {} })) as Values;
     expect(done.messages.at(-1).content).toBe('done');
     fast.close();
+  });
+
+  it('sets no timer for a pause scaled to nothing: the run goes on in the same turn', async () => {
+    // A replay at --time-scale 0 must cost what the same graph without pauses costs: a pause that
+    // went through setTimeout(0) would leave the turn, and the commit, its steps share (E16).
+    const steps = (pauses: boolean) => [
+      { node: 'plan', do: [...(pauses ? [{ delay_ms: 120 }] : []), { custom: { stage: 'planning' } }] },
+      {
+        node: 'answer',
+        message: { text: 'Three words here.', chunks: ['Three', ' words', ' here.'], ...(pauses ? { delay_ms: 40 } : {}) },
+      },
+    ];
+    const graphs: Record<string, GraphDefinition> = {
+      paused: { runs: [{ steps: steps(true) }] },
+      unpaused: { runs: [{ steps: steps(false) }] },
+    };
+    const fast = createEmulator({ graphs, timeScale: 0 });
+    const fastClient = new (client.constructor as new (options: object) => Client)({
+      apiUrl: fast.agentServer.url,
+      apiKey: null,
+      callerOptions: { fetch: fast.agentServer.fetch, maxRetries: 0 },
+    });
+    const timersOf = async (graphId: string) => {
+      const timers = vi.spyOn(globalThis, 'setTimeout');
+      try {
+        for await (const _ of fastClient.runs.stream(null, graphId, { input: {}, streamMode: ['messages-tuple', 'custom'] }));
+        return timers.mock.calls.length;
+      } finally {
+        timers.mockRestore();
+      }
+    };
+    try {
+      await timersOf('unpaused');
+      expect(await timersOf('paused')).toBe(await timersOf('unpaused'));
+    } finally {
+      fast.close();
+    }
+  });
+});
+
+describe("the README's graph of any shape", () => {
+  it('holds the conversation the README describes, as its steps say', async () => {
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Graphs of any shape\n'));
+    const config = checkConfig(YAML.parse(section.match(/```yaml\n([\s\S]*?)```/)?.[1] ?? ''));
+    const emulator = createEmulator({ config, timeScale: 0 });
+    const readmeClient = new (client.constructor as new (options: object) => Client)({
+      apiUrl: emulator.agentServer.url,
+      apiKey: null,
+      callerOptions: { fetch: emulator.agentServer.fetch, maxRetries: 0 },
+    });
+    try {
+      const { thread_id } = await readmeClient.threads.create();
+      const seen: [string, unknown][] = [];
+      for await (const { event, data } of readmeClient.runs.stream(thread_id, 'research', {
+        input: ask('write a report'),
+        streamMode: ['custom', 'updates'],
+      }))
+        if (event !== 'metadata') seen.push([event, event === 'updates' ? Object.keys(data as Values) : data]);
+      // The supervisor's Command, the researcher's custom event and reply, the parallel step (its
+      // updates as each ends: with no pauses, in the order the tasks started), then the subgraph's interrupt.
+      expect(seen).toEqual([
+        ['updates', ['supervisor']],
+        ['custom', { stage: 'searching' }],
+        ['updates', ['researcher']],
+        ['updates', ['supervisor']],
+        ['updates', ['writer']],
+        ['updates', ['__interrupt__']],
+      ]);
+      const paused = await readmeClient.threads.getState<Values>(thread_id);
+      expect(paused.next).toEqual(['review']);
+      expect(paused.tasks[0]?.interrupts[0]?.value).toEqual({ question: 'Publish this draft?' });
+      expect(paused.values.notes).toEqual(['three sources', 'outlined']);
+
+      const done = (await readmeClient.runs.wait(thread_id, 'research', { command: { resume: true } })) as Values;
+      expect(done).toMatchObject({ approved: true, draft: 'The moon raises the tides.', notes: ['three sources', 'outlined'] });
+      expect(done.messages.map((message: Values) => [message.type, message.content])).toEqual([
+        ['human', 'write a report'],
+        ['ai', 'Found three sources.'],
+        ['ai', 'Published (write a report).'],
+      ]);
+
+      const order = (await readmeClient.runs.wait(null, 'research', { input: ask('where is my order?'), raiseError: false })) as Values;
+      expect(order.__error__).toEqual({ error: 'QuotaError', message: 'No more orders today' });
+    } finally {
+      emulator.close();
+    }
   });
 });
