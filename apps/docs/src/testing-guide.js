@@ -16,11 +16,20 @@ export const TESTING_PAGE_TITLE = 'Test your agent app without an LLM';
 
 /**
  * The README sections the page shows, in this order, and the code blocks each must keep: the
- * config, the conversation through the SDK, the CLI for CI, the in-process test; the same from an
+ * config (both forms), a recording and how it is made, the conversation through the SDK, the CLI for CI, the in-process test; the same from an
  * app's own repository; then what runs do, and what a browser UI needs.
  */
 export const TESTING_SECTIONS = [
   { heading: 'Scripted graphs', blocks: [{ lang: 'yaml', contains: 'graphs:' }] },
+  // Your own graph's shape, then the same written for you from the real graph.
+  { heading: 'Graphs of any shape', blocks: [{ lang: 'yaml', contains: 'runs:' }] },
+  {
+    heading: 'Record your agent once, test against it forever',
+    blocks: [
+      { lang: 'sh', contains: 'npx agentplane-emulator record --upstream' },
+      { lang: 'yaml', contains: 'chunks:' },
+    ],
+  },
   {
     heading: 'Test your agent app without an LLM',
     blocks: [

@@ -64,6 +64,16 @@ describe('the page', () => {
       expect(inProcess, step).toContain(step);
   });
 
+  it('shows a graph of any shape, and how to record one from the real graph and replay it', () => {
+    const shown = [
+      ...blocks('Graphs of any shape', 'yaml'),
+      ...blocks('Record your agent once, test against it forever', 'sh'),
+      ...blocks('Record your agent once, test against it forever', 'yaml'),
+    ];
+    expect(shown).toHaveLength(3);
+    for (const block of shown) expect(html).toContain(escapeHtml(block));
+  });
+
   it('shows how an app uses it from its own project: install and command, Vitest, Playwright, GitHub Actions, pytest', () => {
     const section = 'Use it in your project';
     const shown = ['sh', 'ts', 'yaml', 'python'].flatMap((lang) => blocks(section, lang));
@@ -147,6 +157,18 @@ describe('the examples, run as they stand', () => {
     expect(() => readConfigFile(file)).toThrow(`${file} is invalid:\n${lines.join('\n')}`);
     // The Config section's example, which shows `graphs:` among the rest, is accepted too.
     expect(readYamlBlock('Config').graphs).toBeDefined();
+  });
+
+  it('the graph of any shape and the recording shown are configs the emulator starts with', () => {
+    const cases: [string, string[]][] = [
+      ['Graphs of any shape', ['research']],
+      ['Record your agent once, test against it forever', ['agent']],
+    ];
+    for (const [section, graphs] of cases) {
+      const file = path.join(RUN_DIR, `${headingId(section)}.yaml`);
+      fs.writeFileSync(file, blocks(section, 'yaml')[0] ?? '');
+      expect(Object.keys(readConfigFile(file).graphs ?? {}), section).toEqual(graphs);
+    }
   });
 
   it('the conversation through the SDK answers as its assertions say, against the emulator started with the config', async () => {
