@@ -70,17 +70,25 @@ export async function run() {
     await new Promise((resolve) => setTimeout(resolve, waitMs));
     /** @type {number[]} */
     const counts = [];
-    /** @type {Map<number, number[]>} run creation times (ms) by schedule minute, from each cron's n-th run */
-    const byTick = new Map();
+    /** @type {number[]} every run's creation time (ms) */
+    const times = [];
     await inParallel(threads, async (threadId) => {
       const runs = /** @type {{created_at: string}[]} */ (
         await request(agent, `${url}/threads/${threadId}/runs?limit=100`, 'GET', undefined)
       );
       counts.push(runs.length);
-      runs.reverse().forEach((run, n) => {
-        byTick.set(n, [...(byTick.get(n) ?? []), Date.parse(run.created_at)]);
-      });
+      for (const run of runs) times.push(Date.parse(run.created_at));
     });
+    // The runs of one schedule minute, by when they were made: a new minute starts after a pause of
+    // half a minute. (Not each cron's n-th run: crons created on both sides of a minute's start
+    // begin one minute apart, and their n-th runs are a minute apart too.)
+    times.sort((a, b) => a - b);
+    /** @type {number[][]} */
+    const byMinute = [];
+    for (const [i, time] of times.entries()) {
+      if (i === 0 || time - times[i - 1] > MINUTE_MS / 2) byMinute.push([]);
+      byMinute.at(-1)?.push(time);
+    }
     // The first run comes at the first schedule minute after the creates, less than a minute later.
     const expected = `${Math.floor(waitMs / MINUTE_MS)}–${Math.ceil(waitMs / MINUTE_MS)}`;
     const min = Math.min(...counts);
@@ -90,12 +98,16 @@ export async function run() {
     );
     console.log(`runs per cron: min ${min}, max ${max} (${expected} expected; no drift: every cron within one of the others)`);
     console.log('\nschedule minute  runs  first to last run made (ms)  as a share of the minute');
-    for (const [tick, times] of [...byTick.entries()].sort((a, b) => a[0] - b[0])) {
-      const spread = Math.max(...times) - Math.min(...times);
+    for (const [minute, made] of byMinute.entries()) {
+      const spread = made[made.length - 1] - made[0];
       console.log(
-        `${String(tick + 1).padEnd(15)}  ${String(times.length).padEnd(4)}  ${fmtMs(spread).padEnd(28)}  ${((spread / MINUTE_MS) * 100).toFixed(1)}%`,
+        `${String(minute + 1).padEnd(15)}  ${String(made.length).padEnd(4)}  ${fmtMs(spread).padEnd(28)}  ${((spread / MINUTE_MS) * 100).toFixed(1)}%`,
       );
     }
+    const gaps = byMinute.slice(1).map((made, i) => made[0] - byMinute[i][0]);
+    console.log(
+      `from one minute's first run to the next's: ${fmtMs(Math.min(...gaps))}–${fmtMs(Math.max(...gaps))} ms (a schedule minute is ${MINUTE_MS} ms)`,
+    );
     if (emulator.stderrLines() > 0) console.log(`  the emulator wrote ${emulator.stderrLines()} line(s) on stderr`);
   } finally {
     agent.destroy();
