@@ -20,6 +20,7 @@ import { stopChild } from '@agentplane/mock/prism';
 import { freePort } from '@agentplane/openapi-toolkit';
 import { startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
 import { cpuSeconds, EMULATOR_DIR, startEmulatorProcess } from './emulator-process.js';
+import { GRAPHS, WAIT } from './emulator-runs.bench.js';
 import { compare, fmtMs, fmtRate, load, perRequest, summarize } from './http-load.js';
 
 /** @typedef {import('./http-load.js').Endpoint} Endpoint */
@@ -29,33 +30,8 @@ export const title = 'Emulator: a replayed recording next to the scripted graph 
 
 const CONNECTIONS = 10;
 const ROUND_S = 2;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const PROXY_ROUNDS = 5;
-
-/** The runs benchmark's graph: a tool call and its answer (five checkpoints a run). */
-const GRAPHS = {
-  orders: {
-    state: { topic: null },
-    replies: [
-      { match: '*order*', text: 'Let me look up order 4512.', tool_calls: [{ name: 'lookup_order', args: { order_id: '4512' } }] },
-      { text: 'It shipped yesterday.', update: { topic: 'shipping' } },
-    ],
-    tools: { lookup_order: '{"status": "shipped"}' },
-  },
-};
-const RUN_BODY = JSON.stringify({
-  assistant_id: 'orders',
-  input: { messages: [{ type: 'human', content: 'Where is my order 4512?' }] },
-  if_not_exists: 'create',
-});
-
-/** @type {Endpoint} */
-const WAIT = {
-  name: 'POST /threads/{id}/runs/wait, tool call + answer',
-  method: 'POST',
-  path: () => `/threads/${crypto.randomUUID()}/runs/wait`,
-  body: () => RUN_BODY,
-};
 
 const EMULATOR_BIN = path.join(EMULATOR_DIR, 'bin', 'agentplane-emulator.js');
 
@@ -103,7 +79,11 @@ async function startRecorderProcess({ upstream, out }) {
 
 /** One run waited for on `url`; throws unless it ran the script to its end. */
 async function runOnce(/** @type {string} */ url) {
-  const response = await fetch(`${url}${WAIT.path()}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: RUN_BODY });
+  const response = await fetch(`${url}${WAIT.path()}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: WAIT.body?.(),
+  });
   const answer = await response.json();
   if (response.status !== 200 || answer.messages?.at(-1)?.content !== 'It shipped yesterday.')
     throw new Error(`${url} did not run the script: ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);

@@ -28,8 +28,8 @@ const WARMUP_S = 2;
 const ROUNDS = 3;
 const ROUND_S = 2;
 
-/** The graph both servers run, in the emulator config's shape. */
-const GRAPHS = {
+/** The graph both servers run, in the emulator config's shape (the replay benchmark records it too). */
+export const GRAPHS = {
   orders: {
     state: { topic: null },
     replies: [
@@ -46,7 +46,7 @@ const RUN_BODY = {
 };
 
 /** @type {Endpoint} */
-const WAIT = {
+export const WAIT = {
   name: 'POST /threads/{id}/runs/wait, tool call + answer',
   method: 'POST',
   path: () => `/threads/${crypto.randomUUID()}/runs/wait`,

@@ -14,7 +14,7 @@ import { checkConfig } from '../src/config.js';
 import { createEmulator } from '../src/emulator.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
-import { sdkClient } from './support/sdk-client.js';
+import { inProcessClient, sdkClient } from './support/sdk-client.js';
 
 type Values = Record<string, any>;
 
@@ -413,12 +413,7 @@ describe('timing', () => {
       slow: { runs: [{ steps: [{ node: 'work', delay_ms: 600_000, message: { text: 'done' } }] }] },
     };
     const fast = createEmulator({ graphs: slow, timeScale: 0 });
-    const quick = sdkClient(fast.agentServer.url);
-    const fastClient = new (quick.constructor as new (options: object) => Client)({
-      apiUrl: fast.agentServer.url,
-      apiKey: null,
-      callerOptions: { fetch: fast.agentServer.fetch, maxRetries: 0 },
-    });
+    const fastClient = inProcessClient(fast);
     const done = (await fastClient.runs.wait(null, 'slow', { input: {} })) as Values;
     expect(done.messages.at(-1).content).toBe('done');
     fast.close();
@@ -439,11 +434,7 @@ describe('timing', () => {
       unpaused: { runs: [{ steps: steps(false) }] },
     };
     const fast = createEmulator({ graphs, timeScale: 0 });
-    const fastClient = new (client.constructor as new (options: object) => Client)({
-      apiUrl: fast.agentServer.url,
-      apiKey: null,
-      callerOptions: { fetch: fast.agentServer.fetch, maxRetries: 0 },
-    });
+    const fastClient = inProcessClient(fast);
     const timersOf = async (graphId: string) => {
       const timers = vi.spyOn(globalThis, 'setTimeout');
       try {
@@ -468,11 +459,7 @@ describe("the README's graph of any shape", () => {
     const section = readme.slice(readme.indexOf('\n## Graphs of any shape\n'));
     const config = checkConfig(YAML.parse(section.match(/```yaml\n([\s\S]*?)```/)?.[1] ?? ''));
     const emulator = createEmulator({ config, timeScale: 0 });
-    const readmeClient = new (client.constructor as new (options: object) => Client)({
-      apiUrl: emulator.agentServer.url,
-      apiKey: null,
-      callerOptions: { fetch: emulator.agentServer.fetch, maxRetries: 0 },
-    });
+    const readmeClient = inProcessClient(emulator);
     try {
       const { thread_id } = await readmeClient.threads.create();
       const seen: [string, unknown][] = [];

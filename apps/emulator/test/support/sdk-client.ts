@@ -36,6 +36,15 @@ export function sdkClient(apiUrl: string, options: { apiKey?: string | null; wir
   });
 }
 
+/** The SDK's client of an in-process emulator (createEmulator): requests go to its fetch function, no port. */
+export function inProcessClient(emulator: { agentServer: { url: string; fetch: typeof fetch } }): Client {
+  return new Client({
+    apiUrl: emulator.agentServer.url,
+    apiKey: null,
+    callerOptions: { fetch: emulator.agentServer.fetch, maxRetries: 0 },
+  });
+}
+
 /** The SDK's HTTPError of a call that must fail: its `status` and the answer's `detail`. */
 export async function sdkError(promise: Promise<unknown>): Promise<{ status: number; detail: unknown }> {
   const error = (await promise.then(
