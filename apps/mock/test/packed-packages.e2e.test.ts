@@ -4,6 +4,7 @@
 // binary is reachable, as here), and used there as an app team would:
 // - strict TypeScript (skipLibCheck false) over the app's files: the emulator README's Vitest file
 //   and Playwright config, and the programs below (the emulator's `./seeding` entry among them);
+// - the config's JSON Schema resolves at `@agentplane/emulator/config.schema.json`;
 // - `npx agentplane-mock` answers the client packages, the LangGraph SDK and the `agentplane` CLI;
 // - the README's GitHub Actions job, step by step: the Vitest file (an in-process emulator per test)
 //   passes, `npx agentplane-emulator --config graphs.yaml --db :memory:` starts, and a conversation
@@ -245,6 +246,18 @@ describe('the public packages, packed and installed outside the workspace', () =
     );
     expect(fs.existsSync(seeded)).toBe(true);
   }, 300_000);
+
+  it("ships the config's JSON Schema at @agentplane/emulator/config.schema.json, for an editor's $schema line", () => {
+    const resolved = execFileSync(process.execPath, ['-p', "require.resolve('@agentplane/emulator/config.schema.json')"], {
+      cwd: project,
+      encoding: 'utf8',
+      env: shellEnv(),
+    }).trim();
+    expect(resolved).toBe(path.join(project, 'node_modules', '@agentplane', 'emulator', 'dist', 'config.schema.json'));
+    const schema = JSON.parse(fs.readFileSync(resolved, 'utf8'));
+    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+    expect(Object.keys(schema.properties)).toContain('graphs');
+  });
 
   it('npx agentplane-mock answers the client packages, the LangGraph SDK and the agentplane CLI', async () => {
     const [controlPlanePort, agentServerPort] = [await freePort(), await freePort()];
