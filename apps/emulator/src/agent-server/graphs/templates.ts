@@ -30,8 +30,13 @@ export function renderValue(value: unknown, context: TemplateContext): unknown {
     return value.includes('{{') ? renderText(value, context) : value;
   }
   if (Array.isArray(value)) return value.map((item) => renderValue(item, context));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renderValue(item, context)]));
+  // Always a copy (the runner may change what a step writes, never the config), built key by key:
+  // a recorded write (a message with its metadata) is rendered on every run.
+  if (value !== null && typeof value === 'object') {
+    const rendered: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) rendered[key] = renderValue((value as Record<string, unknown>)[key], context);
+    return rendered;
+  }
   return value;
 }
 
