@@ -11,6 +11,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { GRAPH_SCHEMA } from './agent-server/graphs/graph-config.js';
 import { graphConfigProblems } from './agent-server/graphs/graph-problems.js';
 import { LogLevelSchema, RevisionStatusSchema } from './generated/control-plane/contract.js';
+import { withSharedSubschemas } from './shared/shared-subschemas.js';
 
 const TERMINAL = RevisionStatusSchema['x-terminal'];
 type Terminal = keyof typeof TERMINAL;
@@ -186,10 +187,26 @@ export function readConfigFile(file: string): EmulatorConfig {
   return checkConfig(parsed ?? {}, file);
 }
 
+/**
+ * The config's schema as published (`@agentplane/emulator/config.schema.json`, written by the
+ * build) and as the emulator validates with it: CONFIG_SCHEMA_DOCUMENT with each repeated part
+ * written once (shared-subschemas.ts).
+ */
+export function publishedConfigSchema(): Record<string, unknown> {
+  published ??= withSharedSubschemas(CONFIG_SCHEMA_DOCUMENT);
+  return published;
+}
+let published: Record<string, unknown> | undefined;
+
+/** The config's validator, compiled once per process, on first use. */
+let validateConfig: import('ajv').ValidateFunction | undefined;
+
 export function checkConfig(value: unknown, origin = 'config'): EmulatorConfig {
-  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
-  const validate = ajv.compile(CONFIG_SCHEMA);
+  if (!validateConfig) {
+    const Ajv = (require('ajv') as typeof import('ajv')).default;
+    validateConfig = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(publishedConfigSchema());
+  }
+  const validate = validateConfig;
   if (!validate(value))
     throw new ConfigError(
       `${origin} is invalid:\n${describeConfigErrors(validate.errors ?? [])

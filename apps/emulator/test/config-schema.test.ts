@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { checkConfig } from '../src/config.js';
+import { checkConfig, publishedConfigSchema } from '../src/config.js';
 
 const schema = JSON.parse(fs.readFileSync(new URL('../dist/config.schema.json', import.meta.url), 'utf8'));
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
@@ -137,5 +137,8 @@ describe('the published config schema', () => {
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
     expect(Object.keys(schema.properties)).toEqual(['revision_outcomes', 'tenants', 'graphs', 'cors', 'crons', 'agent_server']);
     expect(JSON.stringify(schema).length).toBeLessThan(60_000);
+    // The file the build wrote is the schema checkConfig compiles, byte for byte.
+    expect(schema).toEqual(publishedConfigSchema());
+    expect(Object.keys(schema.definitions).length).toBeGreaterThan(5);
   });
 });
