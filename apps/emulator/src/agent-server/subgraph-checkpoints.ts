@@ -8,6 +8,7 @@ import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
 import type { ScriptPosition } from './graphs/run-scripts.js';
 import type { CheckpointRow } from './thread-store.js';
+import { parseCheckpoint } from './thread-store.js';
 
 type Raw = Omit<CheckpointRow, 'metadata' | 'values' | 'next' | 'tasks' | 'script'> & {
   checkpoint_ns: string;
@@ -114,13 +115,5 @@ export class SubgraphCheckpoints {
 }
 
 function parse(raw: Raw): SubgraphCheckpointRow {
-  const { script, ...row } = raw;
-  return {
-    ...row,
-    metadata: JSON.parse(raw.metadata),
-    values: JSON.parse(raw.values),
-    next: JSON.parse(raw.next),
-    tasks: JSON.parse(raw.tasks),
-    ...(script === null ? {} : { script: JSON.parse(script) }),
-  };
+  return parseCheckpoint(raw);
 }

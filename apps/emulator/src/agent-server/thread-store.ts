@@ -668,9 +668,12 @@ function parseThread(raw: RawThread): ThreadRow {
   };
 }
 
-function parseCheckpoint(raw: RawCheckpoint): CheckpointRow {
+/** A checkpoint's row as read (its JSON columns as text), parsed; a subgraph's checkpoint keeps its namespace. */
+export function parseCheckpoint<Raw extends { metadata: string; values: string; next: string; tasks: string; script: string | null }>(
+  raw: Raw,
+): Omit<Raw, 'metadata' | 'values' | 'next' | 'tasks' | 'script'> & CheckpointRow {
   const { script, ...row } = raw;
-  return {
+  const parsed = {
     ...row,
     metadata: JSON.parse(raw.metadata),
     values: JSON.parse(raw.values),
@@ -678,6 +681,7 @@ function parseCheckpoint(raw: RawCheckpoint): CheckpointRow {
     tasks: JSON.parse(raw.tasks),
     ...(script === null ? {} : { script: JSON.parse(script) }),
   };
+  return parsed as Omit<Raw, 'metadata' | 'values' | 'next' | 'tasks' | 'script'> & CheckpointRow;
 }
 
 const scriptText = (script: ScriptPosition | undefined): string | null => (script ? JSON.stringify(script) : null);

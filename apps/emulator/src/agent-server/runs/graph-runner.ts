@@ -36,7 +36,7 @@ import { platformMetadata } from './platform-metadata.js';
 import type { RunEventLog } from './run-events.js';
 import type { RunRow, RunStore } from './run-store.js';
 import type { NodeCall } from './stream-modes.js';
-import { namespaceOf, StreamModes } from './stream-modes.js';
+import { namespaceOf, StreamModes, taskMetadata } from './stream-modes.js';
 import type { TaskResult, TaskStore } from './task-runner.js';
 import { NodeError, runTask, TaskInterrupt } from './task-runner.js';
 
@@ -709,12 +709,7 @@ export class Execution {
         source,
         step,
         parents,
-        langgraph_step: call.step,
-        langgraph_node: call.node,
-        langgraph_triggers: [`branch:to:${call.node}`],
-        langgraph_path: ['__pregel_pull', call.node],
-        langgraph_checkpoint_ns: namespace,
-        checkpoint_ns: namespace,
+        ...taskMetadata(call, namespace),
       }),
     };
   }

@@ -76,6 +76,18 @@ export interface NodeCall {
 /** The namespace of what runs inside a node: its graph's, and `<node>:<task id>`. */
 export const namespaceOf = (call: NodeCall): string[] => [...call.ns, `${call.node}:${call.taskId}`];
 
+/** What LangGraph's metadata says of the task a callback or a subgraph checkpoint belongs to, in `namespace`. */
+export function taskMetadata(call: NodeCall, namespace: string): Values {
+  return {
+    langgraph_step: call.step,
+    langgraph_node: call.node,
+    langgraph_triggers: [`branch:to:${call.node}`],
+    langgraph_path: ['__pregel_pull', call.node],
+    langgraph_checkpoint_ns: namespace,
+    checkpoint_ns: namespace,
+  };
+}
+
 export class StreamModes {
   private readonly values: boolean;
   private readonly updates: boolean;
@@ -465,16 +477,7 @@ export class StreamModes {
    * runs (a subgraph's checkpoints have their node's).
    */
   private nodeMetadata(call: NodeCall, integration: string): Values {
-    const namespace = namespaceOf(call).join('|');
-    return {
-      ...platformMetadata(this.context, integration),
-      langgraph_step: call.step,
-      langgraph_node: call.node,
-      langgraph_triggers: [`branch:to:${call.node}`],
-      langgraph_path: ['__pregel_pull', call.node],
-      langgraph_checkpoint_ns: namespace,
-      checkpoint_ns: namespace,
-    };
+    return { ...platformMetadata(this.context, integration), ...taskMetadata(call, namespaceOf(call).join('|')) };
   }
 }
 
