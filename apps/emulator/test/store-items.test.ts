@@ -5,9 +5,12 @@
 // operations do because they call it.
 import { Client } from '@langchain/langgraph-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { searchSql } from '../src/agent-server/store-items/item-store.js';
 import { indexedText, lexicalScore, wordsOf } from '../src/agent-server/store-items/lexical-score.js';
 import type { Emulator } from '../src/emulator.js';
 import { createEmulator } from '../src/emulator.js';
+import { openDatabase } from '../src/store/database.js';
+import { planSteps } from './support/query-plan.js';
 
 const MINUTE = 60_000;
 let emulator: Emulator;
@@ -217,5 +220,32 @@ describe('the lexical score', () => {
     expect(indexedText(value, null)).toBe('Trip Loves hiking alps');
     expect(indexedText(value, ['profile.bio', 'missing'])).toBe('Loves hiking');
     expect(indexedText(value, false)).toBeUndefined();
+  });
+});
+
+describe('how SQLite reads a search', () => {
+  const plan = (request: Parameters<typeof searchSql>[0], ranked = false) => {
+    const db = openDatabase(':memory:');
+    const { sql, parameters } = searchSql(request, ranked);
+    const steps = planSteps(db, sql, parameters);
+    db.close();
+    return steps;
+  };
+
+  it("pages a prefix's items along the namespace index, with no sort, whatever the page's bounds", () => {
+    for (const page of [{}, { limit: 10, offset: 0 }, { limit: 1000, offset: 20_000 }]) {
+      const steps = plan({ namespace_prefix: ['bench', 'users', 'u-1'], ...page });
+      expect(steps).toContain('SEARCH store_items USING INDEX store_items_in_order (namespace>? AND namespace<?)');
+      expect(steps.filter((step) => step.includes('TEMP B-TREE'))).toEqual([]);
+    }
+  });
+
+  it('reads the matches of a filter SQLite compares in the same order, and all of them for a query to rank', () => {
+    const filtered = plan({ namespace_prefix: ['bench'], filter: { kind: 'fact' }, limit: 10, offset: 20 });
+    expect(filtered).toContain('SEARCH store_items USING INDEX store_items_in_order (namespace>? AND namespace<?)');
+    expect(filtered.filter((step) => step.includes('TEMP B-TREE'))).toEqual([]);
+    const ranked = plan({ namespace_prefix: ['bench'], query: 'ramen', limit: 10 }, true);
+    expect(ranked).toContain('SEARCH store_items USING INDEX store_items_in_order (namespace>? AND namespace<?)');
+    expect(ranked.filter((step) => step.includes('TEMP B-TREE'))).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { createEmulator } from '../src/emulator.js';
 import { CommitGroup } from '../src/store/commit-group.js';
 import { openDatabase } from '../src/store/database.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
+import { planSteps } from './support/query-plan.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-emulator-store-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -343,8 +344,7 @@ describe('reading a search page', () => {
 
   it('reads sort-first along the sort index, with no sort, and filter-first from the filter keys', () => {
     const db = openDatabase(':memory:');
-    const plan = (sql: string, params: unknown[]) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join(' | ');
+    const plan = (sql: string, params: unknown[]) => planSteps(db, sql, params).join(' | ');
     for (const sort_by of SORTS) {
       const query = { metadata: { graph_id: 'agent', tenant: 't-1' }, sort_by, sort_order: 'desc' as const, limit: 10, offset: 0 };
       const sortFirst = searchPageSql(query, 'sort-first');
@@ -368,7 +368,7 @@ describe('reading a search page', () => {
       offset: 0,
     };
     const { sql, params } = searchPageSql(query, 'key-order');
-    const steps = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail);
+    const steps = planSteps(db, sql, params);
     expect(steps).toContain('SEARCH b USING PRIMARY KEY (scope=? AND key=? AND value_hash=?)');
     expect(steps).toContain('SEARCH k USING PRIMARY KEY (scope=? AND key=? AND value_hash=? AND created_at>?)');
     expect(steps.filter((step) => step.includes('TEMP B-TREE'))).toEqual(['USE TEMP B-TREE FOR ORDER BY']); // the page's few rows only

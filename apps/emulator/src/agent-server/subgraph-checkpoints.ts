@@ -6,6 +6,7 @@
 // copied) and with the run that wrote them (a rollback).
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
+import { LIMIT } from '../store/sql-page.js';
 import type { ScriptPosition } from './graphs/run-scripts.js';
 import type { CheckpointRow } from './thread-store.js';
 import { parseCheckpoint } from './thread-store.js';
@@ -38,10 +39,10 @@ export class SubgraphCheckpoints {
       ),
       one: db.prepare(`SELECT ${COLUMNS} FROM subgraph_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?`),
       history: db.prepare(
-        `SELECT ${COLUMNS} FROM subgraph_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT ?`,
+        `SELECT ${COLUMNS} FROM subgraph_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC ${LIMIT}`,
       ),
       historyBefore: db.prepare(
-        `SELECT ${COLUMNS} FROM subgraph_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ? ORDER BY checkpoint_id DESC LIMIT ?`,
+        `SELECT ${COLUMNS} FROM subgraph_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ? ORDER BY checkpoint_id DESC ${LIMIT}`,
       ),
       setTasks: db.prepare(
         'UPDATE subgraph_checkpoints SET tasks = ?, next = ? WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?',

@@ -7,6 +7,7 @@ import { JsonText } from '../contract/json-text.js';
 import { canonicalJson, matchesFilter, objectText, textHash, valueHash } from '../shared/canonical-json.js';
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Db } from '../store/database.js';
+import { LIMIT_OFFSET } from '../store/sql-page.js';
 import type { ScriptPosition } from './graphs/run-scripts.js';
 import { LatestCheckpointCache } from './latest-checkpoint-cache.js';
 import type { PlannedCheckpoint } from './supersteps.js';
@@ -588,7 +589,7 @@ export function searchPageSql(query: SearchQuery, plan: SearchPlan, columns: str
   const page = [query.limit, query.offset];
   if (plan === 'filter-first') {
     const { filter, params } = filterClause(query);
-    return { sql: `SELECT ${columns} FROM threads t ${filter} ${order} LIMIT ? OFFSET ?`, params: [...params, ...page] };
+    return { sql: `SELECT ${columns} FROM threads t ${filter} ${order} ${LIMIT_OFFSET}`, params: [...params, ...page] };
   }
   const keys = filterKeysOf(query);
   if (plan === 'key-order') {
@@ -606,7 +607,7 @@ export function searchPageSql(query: SearchQuery, plan: SearchPlan, columns: str
     const last = `SELECT b.created_at FROM thread_filter_keys b WHERE ${matchesOf('b')} ORDER BY b.created_at ${direction} LIMIT 1 OFFSET ?`;
     const candidates = `SELECT k.thread_id FROM thread_filter_keys k WHERE ${matchesOf('k')} AND k.created_at ${direction === 'DESC' ? '>=' : '<='} (${last})`;
     return {
-      sql: `SELECT ${columns} FROM threads t WHERE t.thread_id IN (${candidates}) ${order} LIMIT ? OFFSET ?`,
+      sql: `SELECT ${columns} FROM threads t WHERE t.thread_id IN (${candidates}) ${order} ${LIMIT_OFFSET}`,
       params: [...keys.flat(), ...keys.flat(), query.offset + query.limit - 1, ...page],
     };
   }
@@ -620,7 +621,7 @@ export function searchPageSql(query: SearchQuery, plan: SearchPlan, columns: str
     where.push('t.status = ?');
     params.push(query.status);
   }
-  return { sql: `SELECT ${columns} FROM threads t WHERE ${where.join(' AND ')} ${order} LIMIT ? OFFSET ?`, params: [...params, ...page] };
+  return { sql: `SELECT ${columns} FROM threads t WHERE ${where.join(' AND ')} ${order} ${LIMIT_OFFSET}`, params: [...params, ...page] };
 }
 
 /** The WHERE clause of the filters search and count share. */

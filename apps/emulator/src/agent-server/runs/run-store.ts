@@ -4,6 +4,7 @@
 import type { Run, RunStatus, RunWaitResult } from '@agentplane/agent-server';
 import type { CommitGroup } from '../../store/commit-group.js';
 import type { Db } from '../../store/database.js';
+import { LIMIT_OFFSET } from '../../store/sql-page.js';
 
 /** A run as stored: the API's Run, with how many times it started and, once ended, its waiters' answer. */
 export interface RunRow extends Run {
@@ -28,8 +29,8 @@ export class RunStore {
     this.statements = {
       insert: db.prepare(`INSERT INTO runs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       get: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE run_id = ?`),
-      page: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE thread_id = ? ORDER BY run_id DESC LIMIT ? OFFSET ?`),
-      pageWithStatus: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE thread_id = ? AND status = ? ORDER BY run_id DESC LIMIT ? OFFSET ?`),
+      page: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE thread_id = ? ORDER BY run_id DESC ${LIMIT_OFFSET}`),
+      pageWithStatus: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE thread_id = ? AND status = ? ORDER BY run_id DESC ${LIMIT_OFFSET}`),
       inFlightOfThread: db.prepare(
         `SELECT ${COLUMNS} FROM runs WHERE thread_id = ? AND status IN ('pending', 'running') ORDER BY created_at, run_id`,
       ),

@@ -16,6 +16,7 @@ import { JsonText } from '../../contract/json-text.js';
 import { StoreNamespaceLabelSchema } from '../../generated/agent-server/contract.js';
 import type { CommitGroup } from '../../store/commit-group.js';
 import type { Db } from '../../store/database.js';
+import { LIMIT_OFFSET } from '../../store/sql-page.js';
 import { indexedText, lexicalScore, wordsOf } from './lexical-score.js';
 import { matchesStoreFilter } from './store-filter.js';
 
@@ -147,19 +148,14 @@ export class ItemStore {
     const limit = request.limit ?? 10;
     const offset = request.offset ?? 0;
     const queryWords = request.query === undefined ? new Set<string>() : wordsOf(request.query);
-    const { where, parameters, rest } = searchQuery(request.namespace_prefix, request.filter ?? {});
-    // SQLite pages when it alone decides which items match and in what order.
-    const paged = rest === undefined && queryWords.size === 0;
-    const sql = paged
-      ? `SELECT ${READ_COLUMNS} FROM store_items${where} ORDER BY namespace, rowid LIMIT ? OFFSET ?`
-      : `SELECT ${READ_COLUMNS}, index_fields FROM store_items${where} ORDER BY namespace, rowid`;
+    const { sql, parameters, rest, paged } = searchSql(request, queryWords.size > 0);
     const raws = this.commits.read(() => {
       let statement = this.searchStatements.get(sql);
       if (!statement) {
         statement = this.db.prepare(sql);
         this.searchStatements.set(sql, statement);
       }
-      return (paged ? statement.all(...parameters, limit, offset) : statement.all(...parameters)) as RawItem[];
+      return statement.all(...parameters) as RawItem[];
     });
     let page: RawItem[];
     let texts: string[];
@@ -246,6 +242,24 @@ const joined = (namespace: Namespace) => namespace.join(SEPARATOR);
 function range(prefix: Namespace): [string, string] {
   const text = joined(prefix);
   return [text, text + AFTER];
+}
+
+/**
+ * How SQLite reads a search: its SQL and parameters. SQLite pages (LIMIT and OFFSET) when it alone
+ * decides which items match and in what order: no `rest` of the filter is left for JavaScript and
+ * no `query` ranks them (`ranked`); otherwise it reads every match, in order, for searchText to finish.
+ */
+export function searchSql(
+  request: StoreItemSearch,
+  ranked: boolean,
+): { sql: string; parameters: unknown[]; rest?: Record<string, unknown>; paged: boolean } {
+  const { where, parameters, rest } = searchQuery(request.namespace_prefix, request.filter ?? {});
+  if (rest === undefined && !ranked) {
+    const sql = `SELECT ${READ_COLUMNS} FROM store_items${where} ORDER BY namespace, rowid ${LIMIT_OFFSET}`;
+    return { sql, parameters: [...parameters, request.limit ?? 10, request.offset ?? 0], paged: true };
+  }
+  const sql = `SELECT ${READ_COLUMNS}, index_fields FROM store_items${where} ORDER BY namespace, rowid`;
+  return { sql, parameters, ...(rest === undefined ? {} : { rest }), paged: false };
 }
 
 /** The top-level fields SQLite compares (see searchQuery): letters, digits and a few separators. */
