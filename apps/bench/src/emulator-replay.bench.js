@@ -22,6 +22,7 @@ import { startLangGraphServer } from '../../../reference-servers/langgraph-js/se
 import { cpuSeconds, EMULATOR_DIR, startEmulatorProcess } from './emulator-process.js';
 import { GRAPHS, WAIT } from './emulator-runs.bench.js';
 import { compare, fmtMs, fmtRate, load, perRequest, summarize } from './http-load.js';
+import { printTable } from './table.js';
 
 /** @typedef {import('./http-load.js').Endpoint} Endpoint */
 /** @typedef {import('./http-load.js').Measurement} Measurement */
@@ -103,15 +104,6 @@ function row(name, m, base) {
   ];
 }
 
-/** @param {string[]} header @param {string[][]} rows */
-function printTable(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (/** @type {string[]} */ cells) =>
-    cells.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(line(header));
-  for (const r of rows) console.log(line(r));
-}
-
 async function replayNextToScript(/** @type {string} */ tmp) {
   // Record one run of the real server.
   const langgraph = await startLangGraphServer({ port: await freePort(), graphs: GRAPHS, log: console.log });
@@ -155,6 +147,7 @@ async function replayNextToScript(/** @type {string} */ tmp) {
     printTable(
       ['server', 'runs/s', 'p50 ms', 'p99 ms', 'CPU/run', 'CPU vs scripted', 'answers'],
       [row('scripted graph (replies)', scriptedM), row('replayed recording', replayedM, scriptedM)],
+      [0, 6],
     );
     const errors = scripted.stderrLines() + replayed.stderrLines();
     const ratio = perRequest(replayedM) / perRequest(scriptedM);
@@ -220,11 +213,7 @@ async function recorderOverhead(/** @type {string} */ tmp) {
       `\nThe recorder in front of an emulator (in memory), one connection, ${PROXY_ROUNDS} interleaved rounds of ${ROUND_S} s:\n`,
     );
     const header = ['request', 'to', 'req/s', 'p50 ms', 'p99 ms', 'recorder CPU/req', 'answers'];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (/** @type {string[]} */ cells) =>
-      cells.map((c, i) => (i <= 1 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    console.log(line(header));
-    for (const r of rows) console.log(line(r));
+    printTable(header, rows, [0, 1, 6]);
     console.log(`target: the recorder adds at most 2 ms p50 to a proxied request: ${verdicts.join('; ')}`);
   } finally {
     // Its recording (thousands of runs read back) is not what is measured: killed, not finished.

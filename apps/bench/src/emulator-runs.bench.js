@@ -13,8 +13,9 @@
 // requests).
 import http from 'node:http';
 import { cpuSeconds } from './emulator-process.js';
-import { compare, fmtMs, fmtRate, perRequest } from './http-load.js';
+import { compare, fmtMs, fmtRate } from './http-load.js';
 import { startScriptedServers } from './scripted-servers.js';
+import { cpuAndRatioCells, printTable } from './table.js';
 
 /** @typedef {import('./http-load.js').Measurement} Measurement */
 /** @typedef {import('./http-load.js').Endpoint} Endpoint */
@@ -191,16 +192,11 @@ export async function run() {
           fmtRate(m.rps),
           fmtMs(m.p50),
           fmtMs(m.p99),
-          // The LangGraph JS server's pid is its CLI's, not the server process's: its CPU is not read.
-          server === 'LangGraph JS' ? '–' : `${fmtRate(perRequest(m))} µs`,
-          server === 'LangGraph JS' ? '' : `${(m.rps / theirs.rps).toFixed(1)}×`,
+          ...cpuAndRatioCells(server, m, theirs),
         ]);
       }
     }
-    const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
-    const line = (/** @type {string[]} */ cells) => cells.map((c, i) => (i <= 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    console.log(line(header));
-    for (const row of table) console.log(line(row));
+    printTable(header, table, [0, 1, 2]);
     const failed = rows.flatMap((row) =>
       Object.entries(row.measured)
         .filter(([, m]) => m.failed > 0)

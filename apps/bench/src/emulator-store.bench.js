@@ -13,7 +13,8 @@ import path from 'node:path';
 import { freePort } from '@agentplane/openapi-toolkit';
 import { startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
 import { startEmulatorProcess } from './emulator-process.js';
-import { compare, fmtMs, fmtRate, perRequest } from './http-load.js';
+import { compare, fmtMs, fmtRate } from './http-load.js';
+import { cpuAndRatioCells, printTable } from './table.js';
 
 /** @typedef {import('./http-load.js').Endpoint} Endpoint */
 /** @typedef {import('./http-load.js').Server} Server */
@@ -120,17 +121,16 @@ export async function run() {
           fmtRate(m.rps),
           fmtMs(m.p50),
           fmtMs(m.p99),
-          // The LangGraph JS server's pid is its CLI's, not the server process's: its CPU is not read.
-          server === 'LangGraph JS' ? '–' : `${fmtRate(perRequest(m))} µs`,
-          server === 'LangGraph JS' ? '' : `${(m.rps / theirs.rps).toFixed(1)}×`,
+          ...cpuAndRatioCells(server, m, theirs),
         ]);
         if (m.failed > 0) console.log(`  ${server}, ${row.name}: ${m.failed} answers were not 2xx (${m.statuses})`);
       }
     }
-    const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
-    const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ');
-    console.log(line(header));
-    for (const row of table) console.log(line(row));
+    printTable(
+      header,
+      table,
+      header.map((_, i) => i),
+    );
   } finally {
     for (const server of running.reverse()) await server.stop().catch(() => {});
     fs.rmSync(tmp, { recursive: true, force: true });

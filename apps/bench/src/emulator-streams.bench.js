@@ -14,6 +14,7 @@ import http from 'node:http';
 import { memoryOf } from './emulator-process.js';
 import { fmtMs } from './http-load.js';
 import { startScriptedServers } from './scripted-servers.js';
+import { printTable } from './table.js';
 
 export const title = 'Emulator: streamed runs next to the LangGraph JS server streaming the same script';
 
@@ -182,10 +183,7 @@ export async function run() {
       name === 'LangGraph JS' ? '' : `${(m.firstP50 / theirs.firstP50).toFixed(3)}×`,
       name === 'LangGraph JS' ? '' : `${(m.eventsPerSecond / theirs.eventsPerSecond).toFixed(1)}×`,
     ]);
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (/** @type {string[]} */ cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    console.log(line(header));
-    for (const row of rows) console.log(line(row));
+    printTable(header, rows, [0]);
     const incomplete = Object.entries(one).filter(([, m]) => m.ok !== SEQUENTIAL);
     console.log(
       incomplete.length

@@ -25,6 +25,7 @@ import { startLangGraphServer } from '../../../reference-servers/langgraph-js/se
 import { startEmulatorProcess } from './emulator-process.js';
 import { compare, fmtMs, fmtRate, fmtShare, load, PRISM_THREAD_ID, perRequest, startFloorServer } from './http-load.js';
 import { rng } from './seeded-random.js';
+import { printTable } from './table.js';
 
 /** @typedef {import('./http-load.js').Measurement} Measurement */
 /** @typedef {import('./http-load.js').Endpoint} Endpoint */
@@ -338,10 +339,7 @@ export async function run() {
         `${(row.emulator.rps / row.prism.rps).toFixed(2)}×`,
       ]);
     }
-    const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
-    const line = (/** @type {string[]} */ cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    console.log(line(header));
-    for (const row of table) console.log(line(row));
+    printTable(header, table, [0]);
 
     const failed = results.flatMap((row) =>
       /** @type {[string, Measurement | null | undefined][]} */ ([

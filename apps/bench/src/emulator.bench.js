@@ -67,6 +67,7 @@ import {
   WARMUP_S,
 } from './http-load.js';
 import { rng } from './seeded-random.js';
+import { printTable } from './table.js';
 
 /** @typedef {import('./http-load.js').Measurement} Measurement */
 /** @typedef {import('./http-load.js').Endpoint} Endpoint */
@@ -413,10 +414,7 @@ export async function run() {
       ['emulator', historyOurs],
       ['Prism', historyPrism],
     ]);
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    console.log(line(header));
-    for (const row of rows) console.log(line(row));
+    printTable(header, rows, [0, 1]);
 
     const checked = /** @type {[string, Measurement][]} */ ([
       ['emulator create', createOurs],
