@@ -74,18 +74,7 @@ export class CronStore {
 
   /** Writes a cron's changed fields (all but its IDs and creation). */
   update(cron: CronRow): void {
-    this.statements.update.run(
-      cron.schedule,
-      cron.timezone,
-      cron.end_time,
-      cron.enabled ? 1 : 0,
-      cron.on_run_completed,
-      cron.next_run_ms,
-      JSON.stringify(cron.metadata),
-      JSON.stringify(cron.payload),
-      cron.updated_at,
-      cron.cron_id,
-    );
+    this.statements.update.run(...changeableValues(cron), cron.updated_at, cron.cron_id);
   }
 
   delete(cronId: string): boolean {
@@ -159,11 +148,14 @@ export function toCron(cron: CronRow): Cron {
   };
 }
 
+/** A cron's row as COLUMNS lists it. */
 function rawValues(cron: CronRow): unknown[] {
+  return [cron.cron_id, cron.assistant_id, cron.thread_id, ...changeableValues(cron), cron.created_at, cron.updated_at];
+}
+
+/** The columns an update may change, from schedule to payload, in the order of COLUMNS (and of the update statement). */
+function changeableValues(cron: CronRow): unknown[] {
   return [
-    cron.cron_id,
-    cron.assistant_id,
-    cron.thread_id,
     cron.schedule,
     cron.timezone,
     cron.end_time,
@@ -172,8 +164,6 @@ function rawValues(cron: CronRow): unknown[] {
     cron.next_run_ms,
     JSON.stringify(cron.metadata),
     JSON.stringify(cron.payload),
-    cron.created_at,
-    cron.updated_at,
   ];
 }
 
