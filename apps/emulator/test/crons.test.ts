@@ -6,12 +6,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@langchain/langgraph-sdk';
+import type { Client } from '@langchain/langgraph-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextRunTime, parseSchedule } from '../src/agent-server/crons/cron-schedule.js';
 import type { Emulator } from '../src/emulator.js';
 import { createEmulator } from '../src/emulator.js';
 import { ask } from './support/run-graphs.js';
+import { inProcessClient, inProcessRequest } from './support/sdk-client.js';
 
 const MINUTE = 60_000;
 const START = Date.parse('2026-03-02T09:00:30Z');
@@ -35,12 +36,7 @@ function start(db?: string): Running {
     onNotice: (message) => notices.push(message),
   });
   open.push(emulator);
-  const client = new Client({
-    apiUrl: emulator.agentServer.url,
-    apiKey: null,
-    callerOptions: { maxRetries: 0, fetch: emulator.agentServer.fetch },
-  });
-  return { emulator, client, notices };
+  return { emulator, client: inProcessClient(emulator), notices };
 }
 
 afterEach(() => {
@@ -52,18 +48,6 @@ afterEach(() => {
 
 /** Lets the runs the last requests made execute (the scripted graph answers at once). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-
-async function send(emulator: Emulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await emulator.agentServer.fetch(
-    new Request(`${emulator.agentServer.url}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 describe('a cron of a thread', () => {
   it('makes a run on the thread at each time of its schedule once the clock gets there, with cron_id in its metadata', async () => {
@@ -209,15 +193,15 @@ describe('the CronsClient surface', () => {
   it('answers 404 for an unknown cron, thread or assistant, 422 for a bad schedule or time zone', async () => {
     const { emulator } = start();
     const unknown = '0193b5e2-4a1c-7d2e-9f3a-5b6c7d8e9f01';
-    expect((await send(emulator, 'PATCH', `/runs/crons/${unknown}`, { enabled: false })).status).toBe(404);
-    expect((await send(emulator, 'DELETE', `/runs/crons/${unknown}`)).status).toBe(404);
-    expect((await send(emulator, 'POST', `/threads/${unknown}/runs/crons`, { assistant_id: 'agent', schedule: '@daily' })).status).toBe(
-      404,
-    );
-    expect((await send(emulator, 'POST', '/runs/crons', { assistant_id: 'nope', schedule: '@daily' })).status).toBe(404);
-    const schedule = await send(emulator, 'POST', '/runs/crons', { assistant_id: 'agent', schedule: '60 * * * *' });
+    expect((await inProcessRequest(emulator, 'PATCH', `/runs/crons/${unknown}`, { enabled: false })).status).toBe(404);
+    expect((await inProcessRequest(emulator, 'DELETE', `/runs/crons/${unknown}`)).status).toBe(404);
+    expect(
+      (await inProcessRequest(emulator, 'POST', `/threads/${unknown}/runs/crons`, { assistant_id: 'agent', schedule: '@daily' })).status,
+    ).toBe(404);
+    expect((await inProcessRequest(emulator, 'POST', '/runs/crons', { assistant_id: 'nope', schedule: '@daily' })).status).toBe(404);
+    const schedule = await inProcessRequest(emulator, 'POST', '/runs/crons', { assistant_id: 'agent', schedule: '60 * * * *' });
     expect(schedule.body.detail[0]).toMatchObject({ loc: ['body', 'schedule'], type: 'string_pattern_mismatch' });
-    const timezone = await send(emulator, 'POST', '/runs/crons', {
+    const timezone = await inProcessRequest(emulator, 'POST', '/runs/crons', {
       assistant_id: 'agent',
       schedule: '@daily',
       timezone: 'Europe/Atlantis',
@@ -226,7 +210,13 @@ describe('the CronsClient surface', () => {
       { loc: ['body', 'timezone'], msg: 'Europe/Atlantis is not a time zone of the IANA database', type: 'value_error' },
     ]);
     expect(
-      (await send(emulator, 'POST', '/runs/crons', { assistant_id: 'agent', schedule: '@daily', end_time: '2026-12-31T00:00:00' })).status,
+      (
+        await inProcessRequest(emulator, 'POST', '/runs/crons', {
+          assistant_id: 'agent',
+          schedule: '@daily',
+          end_time: '2026-12-31T00:00:00',
+        })
+      ).status,
     ).toBe(422);
   });
 });
@@ -235,7 +225,7 @@ describe('the Python SDK CronClient, as it sends its requests', () => {
   it('create_for_thread, create, update (end_time None clears it), search, count, delete', async () => {
     const { emulator, client } = start();
     const thread = await client.threads.create();
-    const forThread = await send(emulator, 'POST', `/threads/${thread.thread_id}/runs/crons`, {
+    const forThread = await inProcessRequest(emulator, 'POST', `/threads/${thread.thread_id}/runs/crons`, {
       schedule: '0 * * * *',
       input: { messages: [{ role: 'user', content: 'hello!' }] },
       metadata: { name: 'my_run' },
@@ -249,15 +239,19 @@ describe('the Python SDK CronClient, as it sends its requests', () => {
       durability: 'async',
     });
     expect(forThread.status).toBe(200);
-    const own = await send(emulator, 'POST', '/runs/crons', { schedule: '0 6 * * *', assistant_id: 'agent', on_run_completed: 'keep' });
+    const own = await inProcessRequest(emulator, 'POST', '/runs/crons', {
+      schedule: '0 6 * * *',
+      assistant_id: 'agent',
+      on_run_completed: 'keep',
+    });
     expect(own.status).toBe(200);
-    const updated = await send(emulator, 'PATCH', `/runs/crons/${forThread.body.cron_id}`, {
+    const updated = await inProcessRequest(emulator, 'PATCH', `/runs/crons/${forThread.body.cron_id}`, {
       schedule: '0 10 * * *',
       end_time: null,
       enabled: true,
     });
     expect(updated.body).toMatchObject({ end_time: null, schedule: '0 10 * * *' });
-    const search = await send(emulator, 'POST', '/runs/crons/search', {
+    const search = await inProcessRequest(emulator, 'POST', '/runs/crons/search', {
       assistant_id: 'agent',
       limit: 10,
       offset: 0,
@@ -266,9 +260,9 @@ describe('the Python SDK CronClient, as it sends its requests', () => {
       select: ['cron_id', 'now'],
     });
     expect(search.body).toHaveLength(2);
-    expect((await send(emulator, 'POST', '/runs/crons/count', { thread_id: thread.thread_id })).body).toBe(1);
-    expect((await send(emulator, 'DELETE', `/runs/crons/${own.body.cron_id}`)).status).toBe(204);
-    expect((await send(emulator, 'POST', '/runs/crons/count', {})).body).toBe(1);
+    expect((await inProcessRequest(emulator, 'POST', '/runs/crons/count', { thread_id: thread.thread_id })).body).toBe(1);
+    expect((await inProcessRequest(emulator, 'DELETE', `/runs/crons/${own.body.cron_id}`)).status).toBe(204);
+    expect((await inProcessRequest(emulator, 'POST', '/runs/crons/count', {})).body).toBe(1);
   });
 });
 

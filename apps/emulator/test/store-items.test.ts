@@ -3,7 +3,7 @@
 // its requests are sent as it builds them), times to live on a moved clock, the lexical `query`
 // score, and the in-process API a graph step calls (ItemStore), which answers as the HTTP
 // operations do because they call it.
-import { Client } from '@langchain/langgraph-sdk';
+import type { Client } from '@langchain/langgraph-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { searchSql } from '../src/agent-server/store-items/item-store.js';
 import { indexedText, lexicalScore, wordsOf } from '../src/agent-server/store-items/lexical-score.js';
@@ -11,6 +11,7 @@ import type { Emulator } from '../src/emulator.js';
 import { createEmulator } from '../src/emulator.js';
 import { openDatabase } from '../src/store/database.js';
 import { planSteps } from './support/query-plan.js';
+import { inProcessClient, inProcessRequest } from './support/sdk-client.js';
 
 const MINUTE = 60_000;
 let emulator: Emulator;
@@ -19,27 +20,13 @@ let clock: number;
 let errors: string[];
 
 /** A request as the Python SDK sends it (httpx: JSON bodies, booleans in the query as `true`/`false`). */
-async function send(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await emulator.agentServer.fetch(
-    new Request(`${emulator.agentServer.url}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const send = (method: string, path: string, body?: unknown) => inProcessRequest(emulator, method, path, body);
 
 beforeEach(() => {
   clock = Date.parse('2026-03-02T09:00:00Z');
   errors = [];
   emulator = createEmulator({ now: () => clock, onError: (message) => errors.push(message) });
-  client = new Client({
-    apiUrl: emulator.agentServer.url,
-    apiKey: null,
-    callerOptions: { maxRetries: 0, fetch: emulator.agentServer.fetch },
-  });
+  client = inProcessClient(emulator);
 });
 afterEach(() => {
   emulator.close();

@@ -45,6 +45,27 @@ export function inProcessClient(emulator: { agentServer: { url: string; fetch: t
   });
 }
 
+/**
+ * A request to an in-process emulator as a client the tests cannot run sends it (the Python SDK:
+ * httpx, a JSON body): its status and its answer parsed, undefined when empty.
+ */
+export async function inProcessRequest(
+  emulator: { agentServer: { url: string; fetch: typeof fetch } },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const response = await emulator.agentServer.fetch(
+    new Request(`${emulator.agentServer.url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
 /** The SDK's HTTPError of a call that must fail: its `status` and the answer's `detail`. */
 export async function sdkError(promise: Promise<unknown>): Promise<{ status: number; detail: unknown }> {
   const error = (await promise.then(
