@@ -208,7 +208,7 @@ function superstepOf(before: UpstreamState, after: UpstreamState, reading: Readi
   const tasks = before.tasks.filter((task) => task.name !== START);
   const elapsed = Math.max(0, Date.parse(after.created_at) - Date.parse(before.created_at));
   const writes = new Map<string, Values>();
-  const recorded = tasks.map((task) => {
+  const timed = tasks.map((task) => {
     const namespace = task.checkpoint?.checkpoint_ns;
     // What the task wrote: its result, or (not kept for a resumed or subgraph task) what changed.
     const written = (task.result ?? (task.interrupts?.length || namespace ? changed(before.values, after.values) : undefined)) as
@@ -232,8 +232,12 @@ function superstepOf(before: UpstreamState, after: UpstreamState, reading: Readi
     // Each task's time as its stream showed it (asked for every task, so that a node's tasks stay in turn).
     const streamed = timeline?.taskTime(task.name);
     // A task that was interrupted and resumed: the time between its checkpoints is a person's, not its own.
-    const own = task.interrupts?.length ? (streamed ?? 0) : tasks.length === 1 ? elapsed : (streamed ?? elapsed);
-    timeTask(built, own, timeline);
+    const own = task.interrupts?.length ? (streamed?.ms ?? 0) : tasks.length === 1 ? elapsed : (streamed?.ms ?? elapsed);
+    return { built, ms: Math.round(own), endedAs: tasks.length > 1 ? streamed?.endedAs : undefined };
+  });
+  keepEndOrder(timed);
+  const recorded = timed.map(({ built, ms }) => {
+    timeTask(built, ms, timeline);
     return built;
   });
   for (const key of new Set([...writes.values()].flatMap((written) => Object.keys(written))))
@@ -245,6 +249,20 @@ function superstepOf(before: UpstreamState, after: UpstreamState, reading: Readi
       after: after.values[key],
     });
   return recorded.length === 1 ? recorded[0]! : { parallel: recorded };
+}
+
+/**
+ * Parallel tasks end in the replay in the order of their times; the stream showed the order the
+ * upstream ended them in. Times read from when events arrived can tie (two ends in one read), or
+ * be a millisecond apart and round to one, and a tie replays in the tasks' plan order: each task
+ * the stream showed ending later takes at least a millisecond more than the one before it.
+ */
+function keepEndOrder(tasks: { ms: number; endedAs?: number | undefined }[]): void {
+  let before: number | undefined;
+  for (const task of tasks.filter((t) => t.endedAs !== undefined).sort((a, b) => a.endedAs! - b.endedAs!)) {
+    if (before !== undefined && task.ms <= before) task.ms = before + 1;
+    before = task.ms;
+  }
 }
 
 /** The superstep a run stopped in: its interrupted tasks (and those that wrote before it stopped), or the one that raised. */
@@ -433,8 +451,11 @@ interface StreamTimeline {
   chunksOf(messageId: string): { texts: string[]; delayMs: number } | undefined;
   ranTool(toolCallId: string): boolean;
   customsOf(node: string): { offsetMs: number; value: unknown }[];
-  /** How long the node's next task took, as its stream showed it; ask once per task, in order. */
-  taskTime(node: string): number | undefined;
+  /**
+   * How long the node's next task took, as its stream showed it, and where its end came among the
+   * stream's task ends (`endedAs`, counting up); ask once per task, in order.
+   */
+  taskTime(node: string): { ms: number; endedAs: number } | undefined;
   /** Where a node's Command sent the graph, when its stream (events mode) showed it returned one. */
   commandOf(node: string): string[] | undefined;
   /** How long the run's last step worked before it raised or was interrupted: from the event before to the error or interrupt. */
@@ -447,8 +468,8 @@ function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | unde
   const tools = new Set<string>();
   const starts = new Map<string, number>();
   const commands = new Map<string, string[][]>();
-  /** Per node, how long each of its tasks took, in turn (a node may run in several supersteps). */
-  const durations = new Map<string, number[]>();
+  /** Per node, how long each of its tasks took and where its end came, in turn (a node may run in several supersteps). */
+  const durations = new Map<string, { ms: number; endedAs: number }[]>();
   const ends = new Map<string, number>();
   type Custom = { offsetMs: number; value: unknown };
   // Per node, the custom events of each of its tasks in turn (a node may run in several supersteps).
@@ -462,12 +483,14 @@ function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | unde
   /** When the current superstep began, as the stream shows it: the state or checkpoint before it. */
   let stepStart = 0;
   let stoppedAfter: number | undefined;
+  /** Task ends seen so far: a task's place among them is the order the upstream finished them in. */
+  let endings = 0;
   const ended = (node: string, at: number) => {
     ends.set(node, at);
     // Without the tasks mode, a task started when its superstep did.
     const start = starts.get(node);
     const began = start === undefined || start < stepStart ? stepStart : start;
-    durations.set(node, [...(durations.get(node) ?? []), at - began]);
+    durations.set(node, [...(durations.get(node) ?? []), { ms: at - began, endedAs: endings++ }]);
     starts.delete(node);
     for (const custom of pending) attribute(node, custom.at - (starts.get(node) ?? lastMarker), custom.value);
     pending = [];
