@@ -2,8 +2,7 @@
 //   createEmulator(): in process, as fetch functions (no port); one per test is cheap.
 //   startEmulator():  on TCP ports.
 
-export type { ReplyContext, ReplyEntry, ReplyFunction } from './agent-server/graphs/replies.js';
-export type { GraphDefinition } from './agent-server/graphs/scripted-graph.js';
+export type { GraphDefinition, ReplyContext, ReplyEntry, ReplyFunction } from './agent-server/graphs/graph-types.js';
 export { ConfigError, checkConfig, type EmulatorConfig, readConfigFile } from './config.js';
 export {
   createEmulator,

@@ -8,7 +8,7 @@ import type { AgentServerClient } from '@agentplane/agent-server';
 import { createAgentServerClient } from '@agentplane/agent-server';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AssistantStore, defaultAssistantId } from '../src/agent-server/assistant-store.js';
+import { AssistantStore, defaultAssistantId } from '../src/agent-server/assistants/assistant-store.js';
 import { GraphRegistry } from '../src/agent-server/graphs/scripted-graph.js';
 import type { Emulator } from '../src/emulator.js';
 import { createEmulator } from '../src/emulator.js';

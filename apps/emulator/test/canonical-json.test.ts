@@ -4,8 +4,8 @@
 // state update reuses from the checkpoint before it (ValueTexts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planSupersteps } from '../src/agent-server/supersteps.js';
-import { ValueTexts } from '../src/agent-server/value-texts.js';
+import { planSupersteps } from '../src/agent-server/threads/supersteps.js';
+import { ValueTexts } from '../src/agent-server/threads/value-texts.js';
 import { canonicalJson, inCanonicalForm, objectText, textHash, valueHash } from '../src/shared/canonical-json.js';
 
 /** The definition: every object's keys sorted, undefined written as null. */

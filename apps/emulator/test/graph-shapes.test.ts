@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import YAML from 'yaml';
-import type { GraphDefinition } from '../src/agent-server/graphs/scripted-graph.js';
+import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
 import { checkConfig } from '../src/config.js';
 import { createEmulator } from '../src/emulator.js';
 import type { TestEmulator } from './support/harness.js';

@@ -1,5 +1,5 @@
 // The handler maps are typed from the spec: what the compiler refuses.
-import type { AgentServerHandlers } from '../src/agent-server/handlers.js';
+import type { AgentServerHandlers } from '../src/agent-server/handler-map.js';
 import type { ControlPlaneHandlers } from '../src/control-plane/handlers.js';
 
 declare const handlers: AgentServerHandlers;

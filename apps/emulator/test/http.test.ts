@@ -3,11 +3,11 @@
 // optional API key, and the loud failure when a handler answers against the spec.
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../src/contract/api-contract.js';
-import type { AnyHandlers, RawAnswer } from '../src/contract/handler-types.js';
 import { JsonText } from '../src/contract/json-text.js';
 import { createApiHandler } from '../src/http/api-handler.js';
 import { createAuthenticator } from '../src/http/authenticator.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
+import type { AnyHandlers, RawAnswer } from '../src/http/handler-types.js';
 import { jsonRequest, rawRequest, useEmulator } from './support/harness.js';
 
 const f = useEmulator({ config: { agent_server: { api_keys: ['agent-key'] } } });

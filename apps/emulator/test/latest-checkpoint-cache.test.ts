@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAgentServerClient } from '@agentplane/agent-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LatestCheckpointCache } from '../src/agent-server/latest-checkpoint-cache.js';
+import { LatestCheckpointCache } from '../src/agent-server/threads/latest-checkpoint-cache.js';
 import { startTestEmulator } from './support/harness.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-latest-checkpoint-'));

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { GraphDefinition } from '../src/agent-server/graphs/scripted-graph.js';
+import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
 import { checkConfig, readConfigFile } from '../src/config.js';
 import type { RecordingSummary } from '../src/recorder/recorder.js';
 import { startRecorder } from '../src/recorder/recorder.js';

@@ -6,7 +6,7 @@
 import { createAgentServerClient, joinStream, streamRun } from '@agentplane/agent-server';
 import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GraphDefinition } from '../src/agent-server/graphs/scripted-graph.js';
+import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
 import { ask, SUPPORT_GRAPH } from './support/run-graphs.js';

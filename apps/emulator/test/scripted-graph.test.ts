@@ -2,8 +2,8 @@
 // problem, at start-up), how a model call chooses its reply (the thread cursor, `match`, wrapping,
 // reply functions), the templates, and the ReAct shape's edges.
 import { describe, expect, it } from 'vitest';
+import type { ReplyContext } from '../src/agent-server/graphs/graph-types.js';
 import { reactNextAfter as nextAfter } from '../src/agent-server/graphs/react-agent.js';
-import type { ReplyContext } from '../src/agent-server/graphs/replies.js';
 import { messageText } from '../src/agent-server/graphs/replies.js';
 import { GraphRegistry, ScriptedGraph } from '../src/agent-server/graphs/scripted-graph.js';
 import { renderText as renderReplyText } from '../src/agent-server/graphs/templates.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createControlPlaneClient } from '@agentplane/control-plane';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { searchPageSql, searchPlan, ThreadStore } from '../src/agent-server/thread-store.js';
+import { searchPageSql, searchPlan, ThreadStore } from '../src/agent-server/threads/thread-store.js';
 import { createEmulator } from '../src/emulator.js';
 import { CommitGroup } from '../src/store/commit-group.js';
 import { openDatabase } from '../src/store/database.js';

@@ -19,7 +19,7 @@ import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GraphDefinition } from '../src/agent-server/graphs/scripted-graph.js';
+import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
 

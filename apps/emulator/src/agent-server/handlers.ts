@@ -1,32 +1,26 @@
-// The agent server API: one handler per operationId of spec/agent-server, gathered from the files
-// that own each group of operations. The handler map's type comes from the spec, so a missing or
-// an extra operation is a compile error here.
-import type { operations as ClientOperations } from '@agentplane/agent-server';
-import type { HandlerMap } from '../contract/handler-types.js';
-import type { api } from '../generated/agent-server/operations.js';
-import type { operations as ServerOperations } from '../generated/agent-server/server-types.js';
-import { assistantHandlers } from './assistant-handlers.js';
-import type { AssistantStore } from './assistant-store.js';
+// The agent server API: one handler per operationId of spec/agent-server, gathered from the rooms
+// that own each resource (threads/, runs/, assistants/, store-items/, crons/, system/). The
+// handler map's type (handler-map.ts) comes from the spec, so a missing or an extra operation is a
+// compile error here. This is the top of agent-server/: it may import every room, and none imports it.
+import { assistantHandlers } from './assistants/assistant-handlers.js';
+import type { AssistantStore } from './assistants/assistant-store.js';
 import { cronHandlers } from './crons/cron-handlers.js';
 import type { CronScheduler } from './crons/cron-scheduler.js';
 import type { CronStore } from './crons/cron-store.js';
 import type { GraphRegistry } from './graphs/scripted-graph.js';
-import { runHandlers } from './run-handlers.js';
-import type { RunStreamOptions } from './run-stream-handlers.js';
-import { runStreamHandlers } from './run-stream-handlers.js';
+import type { AgentServerHandlers } from './handler-map.js';
 import type { RunEngine } from './runs/run-engine.js';
+import { runHandlers } from './runs/run-handlers.js';
 import type { RunStore } from './runs/run-store.js';
+import type { RunStreamOptions } from './runs/run-stream-handlers.js';
+import { runStreamHandlers } from './runs/run-stream-handlers.js';
 import { storeItemHandlers } from './store-items/item-handlers.js';
 import type { ItemStore } from './store-items/item-store.js';
-import type { SubgraphCheckpoints } from './subgraph-checkpoints.js';
-import { systemHandlers } from './system-handlers.js';
-import type { ThreadHandlerOptions } from './thread-handlers.js';
-import { threadHandlers } from './thread-handlers.js';
-import type { ThreadStore } from './thread-store.js';
-
-export type AgentServerPrincipal = { anonymous: boolean };
-
-export type AgentServerHandlers = HandlerMap<typeof api, ServerOperations, ClientOperations, AgentServerPrincipal>;
+import { systemHandlers } from './system/system-handlers.js';
+import type { SubgraphCheckpoints } from './threads/subgraph-checkpoints.js';
+import type { ThreadHandlerOptions } from './threads/thread-handlers.js';
+import { threadHandlers } from './threads/thread-handlers.js';
+import type { ThreadStore } from './threads/thread-store.js';
 
 export interface AgentServerParts {
   threads: ThreadStore;

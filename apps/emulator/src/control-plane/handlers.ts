@@ -13,11 +13,11 @@ import type {
   SourceRevisionConfig,
 } from '@agentplane/control-plane';
 import type { EmulatorConfig } from '../config.js';
-import type { HandlerMap } from '../contract/handler-types.js';
 import type { ValidationIssue } from '../contract/validation-errors.js';
 import { DeploymentTypeSchema } from '../generated/control-plane/contract.js';
 import type { api } from '../generated/control-plane/operations.js';
 import type { operations as ServerOperations } from '../generated/control-plane/server-types.js';
+import type { HandlerMap } from '../http/handler-types.js';
 import { HttpError, validationError } from '../http/http-error.js';
 import { canonicalUuid, newId } from '../shared/ids.js';
 import type { ControlPlaneStore, DeploymentRow, RevisionRow } from './control-plane-store.js';

@@ -9,7 +9,6 @@
 // or a valid 2xx; 404 and 405 when no operation matches): a malformed request never reaches a
 // handler, and a handler bug is reported loudly instead of hidden.
 import type { ApiContract, ContractOperation, RequestLimits } from '../contract/api-contract.js';
-import type { AnyHandlers, RawAnswer } from '../contract/handler-types.js';
 import { JsonText } from '../contract/json-text.js';
 import type { ScalarTextType } from '../contract/parameter-text.js';
 import { decodeParameter, readParameterText, splitQuery } from '../contract/parameter-text.js';
@@ -17,6 +16,7 @@ import type { ValidationIssue } from '../contract/validation-errors.js';
 import type { CommitGroup } from '../store/commit-group.js';
 import type { Authenticator, Credentials } from './authenticator.js';
 import { checkedStream } from './checked-stream.js';
+import type { AnyHandlers, RawAnswer } from './handler-types.js';
 import { HttpError, validationError } from './http-error.js';
 import { readJsonBody } from './json-body.js';
 import type { StreamedBody } from './streamed-body.js';

@@ -5,7 +5,7 @@
 // differential test runs them on the emulator and on the real LangGraph JS server (its reference
 // server runs the same scripted graphs) and compares what they observed.
 import type { Client } from '@langchain/langgraph-sdk';
-import type { GraphDefinition } from '../../src/agent-server/graphs/scripted-graph.js';
+import type { GraphDefinition } from '../../src/agent-server/graphs/graph-types.js';
 import type { Scenario } from './langgraph-scenarios.js';
 
 /** The scripted graphs both servers run. */

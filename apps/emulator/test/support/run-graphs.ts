@@ -1,7 +1,7 @@
 // The scripted conversation the run and stream tests hold with the emulator: a refund that waits
 // for approval (an interrupt), an order looked up by a tool call and then answered, a model that
 // fails, and an echo for everything else. One definition, so both suites test the same graph.
-import type { GraphDefinition } from '../../src/agent-server/graphs/scripted-graph.js';
+import type { GraphDefinition } from '../../src/agent-server/graphs/graph-types.js';
 
 export const SUPPORT_GRAPH: GraphDefinition = {
   state: { topic: null },

@@ -7,7 +7,7 @@
 // replaced (UNDECLARED).
 import { inCanonicalForm, setOwn } from '../../shared/canonical-json.js';
 import { newId } from '../../shared/ids.js';
-import { inTypeForm } from '../message-forms.js';
+import { inTypeForm } from './message-forms.js';
 
 type Values = Record<string, unknown>;
 

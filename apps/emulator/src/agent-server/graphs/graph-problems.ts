@@ -3,13 +3,12 @@
 // cannot be mistaken for an assistant's UUID or a path under /assistants/; a graph has replies or
 // runs; a key written must be a key of the state; a node a step or an edge names must be a node of
 // the graph; a reply or a task does something, and one that raises writes nothing.
+// The walks over a config's steps (tasksOfStep, allTasks) live here, with the checks that use them
+// most; the compile steps (task-plan.ts) import them from here: validation sits below compilation.
 import { GraphIdSchema } from '../../generated/agent-server/contract.js';
 import { api } from '../../generated/agent-server/operations.js';
 import { END, START } from './graph-shape.js';
-import type { ReplyEntry } from './replies.js';
-import type { GraphDefinition } from './scripted-graph.js';
-import type { StepConfig } from './task-plan.js';
-import { allTasks, tasksOfStep } from './task-plan.js';
+import type { GraphDefinition, ReplyEntry, StepConfig, TaskConfig } from './graph-types.js';
 
 type Values = Record<string, unknown>;
 
@@ -133,8 +132,6 @@ function stepProblems(
   return problems;
 }
 
-type TaskConfig = ReturnType<typeof tasksOfStep>[number];
-
 function taskProblems(task: TaskConfig, at: string, keys: ReadonlySet<string>): string[] {
   const problems: string[] = [];
   const shorthand = ['delay_ms', 'custom', 'message', 'interrupt'].filter((key) => Object.hasOwn(task, key));
@@ -192,4 +189,25 @@ function defaultProblems(reducer: string, value: unknown, at: string): string[] 
   };
   const rule = fits[reducer];
   return rule && !rule[0](value) ? [`${at}.default: the ${reducer} reducer needs ${rule[1]}`] : [];
+}
+
+/** A step's tasks: the one task, or its parallel ones. */
+export function tasksOfStep(step: StepConfig): TaskConfig[] {
+  return 'parallel' in step ? (step.parallel as TaskConfig[]) : [step as TaskConfig];
+}
+
+/** Every task of a run's steps, subgraphs' included: where it is, and the subgraph node it runs in (none at the top). */
+export function* allTasks(
+  steps: readonly StepConfig[],
+  at: string,
+  within?: string,
+): Generator<{ task: TaskConfig; at: string; within: string | undefined }> {
+  for (const [i, step] of steps.entries()) {
+    const tasks = tasksOfStep(step);
+    for (const [j, task] of tasks.entries()) {
+      const where = 'parallel' in step ? `${at}[${i}].parallel[${j}]` : `${at}[${i}]`;
+      yield { task, at: where, within };
+      if (task.subgraph) yield* allTasks(task.subgraph as StepConfig[], `${where}.subgraph`, task.node);
+    }
+  }
 }

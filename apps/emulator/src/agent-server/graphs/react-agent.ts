@@ -5,7 +5,7 @@
 // `tools` answers the calls with the graph's `tools`, as LangGraph's ToolNode (tool events and all).
 import type { Message } from '@agentplane/agent-server';
 import { END, GraphShape, START } from './graph-shape.js';
-import type { TaskPlan } from './task-plan.js';
+import type { TaskPlan } from './graph-types.js';
 
 type Values = Record<string, unknown>;
 

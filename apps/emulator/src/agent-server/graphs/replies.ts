@@ -6,28 +6,9 @@
 // replies; an entry that raises moves it at once, so a thread is never stuck on an error. Nothing
 // moves a cursor back.
 import { globToRegExp } from '../../shared/glob.js';
-import type { GraphConfig } from './scripted-graph.js';
+import type { ReplyContext, ReplyEntry, ReplyFunction } from './graph-types.js';
 
 type Values = Record<string, unknown>;
-
-/** A reply as the config gives it. */
-export type ReplyEntry = NonNullable<GraphConfig['replies']>[number];
-
-/** What a reply function is told about the model call it answers. */
-export interface ReplyContext {
-  /** The text of the last human message. */
-  input: string;
-  /** The thread's state as the node sees it. */
-  state: Values;
-  /** The resume value, when the node is resumed after an interrupt; undefined otherwise. */
-  resume: unknown;
-}
-
-/**
- * In process (`createEmulator({ graphs })`), a reply may be a function of the call: it answers an
- * entry, or undefined to pass the call to the next entry, as a `match` that does not match would.
- */
-export type ReplyFunction = (context: ReplyContext) => ReplyEntry | undefined;
 
 /** A model call's choice: which entry answered, the entry, and where the cursor goes once it completes. */
 export interface ReplyChoice {

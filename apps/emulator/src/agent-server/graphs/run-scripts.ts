@@ -5,7 +5,7 @@
 // other; where a run stands in them (its position) is saved with each checkpoint it writes, so a
 // run that goes on from a checkpoint (a resume, a breakpoint, a fork) takes the steps from there.
 import { globToRegExp } from '../../shared/glob.js';
-import type { StepPlan } from './task-plan.js';
+import type { StepPlan } from './graph-types.js';
 
 /**
  * Where a run stands in its script: the entry and the step that runs next (`steps.length`: the

@@ -1,27 +1,18 @@
 // One configured graph, ready to run: its state's channels, its shape, its default assistant, and
 // its script: the ReAct shorthand's replies, or the runs of a graph of any shape. The config's
 // format is graph-config.ts's; what the format cannot say is checked by graph-problems.ts first.
-import type { FromSchema } from 'json-schema-to-ts';
 import type { Channel } from './channels.js';
 import { Channels } from './channels.js';
-import type { GRAPH_SCHEMA } from './graph-config.js';
 import { replyProblems } from './graph-problems.js';
 import { edgesOf, GraphShape, shapeOfRuns } from './graph-shape.js';
+import type { Chunking, GraphConfig, GraphDefinition, StepConfig, StepPlan, TaskPlan } from './graph-types.js';
 import { REACT_AGENT_SHAPE, reactNextAfter, reactTaskPlan } from './react-agent.js';
-import type { ReplyEntry, ReplyFunction } from './replies.js';
 import { Replies } from './replies.js';
 import type { ScriptPosition } from './run-scripts.js';
 import { RunScripts, runScript } from './run-scripts.js';
-import type { Chunking, StepConfig, StepPlan, TaskPlan } from './task-plan.js';
 import { compileStep } from './task-plan.js';
 
 type Values = Record<string, unknown>;
-
-/** A scripted graph as the config file gives it. */
-export type GraphConfig = FromSchema<typeof GRAPH_SCHEMA>;
-
-/** A graph as `createEmulator({ graphs })` takes it: the config's shape, where a reply may be a function. */
-export type GraphDefinition = Omit<GraphConfig, 'replies'> & { replies?: (ReplyEntry | ReplyFunction)[] };
 
 /** With no `graphs` configured: one graph, `agent`, that echoes the last human message. */
 export const DEFAULT_GRAPHS: Readonly<Record<string, GraphDefinition>> = { agent: { replies: [{ text: '{{input}}' }] } };

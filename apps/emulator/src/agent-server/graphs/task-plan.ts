@@ -2,74 +2,10 @@
 // compile into plans: a step of `runs` (its `do` actions, or the shorthand keys in their fixed
 // order), and the ReAct shorthand's nodes (react-agent.ts: the model node's `reply` action, the
 // tool node's answers). The runner knows plans only.
-import type { GraphConfig } from './scripted-graph.js';
+import { tasksOfStep } from './graph-problems.js';
+import type { Action, MessagePlan, StepConfig, StepPlan, StorePlan, TaskConfig, TaskPlan } from './graph-types.js';
 
 type Values = Record<string, unknown>;
-
-export type Chunking = 'word' | 'char' | 'whole';
-
-/** A chat model call: the reply streamed in chunks, then written to `messages` by the node. */
-export interface MessagePlan {
-  /** A template ({{input}}, {{resume}}). */
-  text: string;
-  toolCalls: { name: string; args?: Record<string, unknown>; id?: string }[];
-  /** How the text is cut (default: the graph's), or the chunks exactly. */
-  chunk?: Chunking | undefined;
-  chunks?: string[] | undefined;
-  /** The pause before each chunk (default: the graph's). */
-  delayMs?: number | undefined;
-  name?: string | undefined;
-}
-
-/** One thing a node does before it returns. */
-export type Action =
-  | { kind: 'delay'; ms: number }
-  | { kind: 'custom'; value: unknown }
-  | { kind: 'message'; message: MessagePlan }
-  | { kind: 'interrupt'; value: unknown }
-  /** The ReAct shorthand's model call: its reply is chosen from `replies` when the call is made. */
-  | { kind: 'reply' };
-
-/** Answers to the tool calls of the last AI message: by tool name (templates), or one per call in order. */
-export type ToolAnswers = { byName: Readonly<Record<string, string>> } | { inOrder: readonly string[] };
-
-export interface TaskPlan {
-  node: string;
-  actions: Action[];
-  /** What the node returns (templates in its strings). */
-  update?: Values | undefined;
-  /** The node returns a Command going there: no router runs after it. */
-  goto?: string[] | undefined;
-  /** The node answers the pending tool calls. */
-  tools?: ToolAnswers | undefined;
-  /** Whether those calls run as tools (tool events in the tools and events modes). */
-  toolEvents: boolean;
-  /** The node raises this after its actions. */
-  error?: { name: string; message: string } | undefined;
-  /** The node is a subgraph running these supersteps in its own namespace. */
-  subgraph?: StepPlan[] | undefined;
-  /** What it reads from the store first (each named for its templates), and writes to it and deletes as it returns. */
-  store?: StorePlan | undefined;
-}
-
-/** A step's use of the store: namespaces, keys and values are templates. */
-export interface StorePlan {
-  get: { namespace: string[]; key: string; as: string }[];
-  put: { namespace: string[]; key: string; value: Values; ttl?: number | undefined }[];
-  delete: { namespace: string[]; key: string }[];
-}
-
-/** One superstep: the tasks that run in it, in the order LangGraph prepares them. */
-export type StepPlan = TaskPlan[];
-
-/** A step of `runs` as the config gives it. */
-export type StepConfig = NonNullable<GraphConfig['runs']>[number]['steps'][number];
-type TaskConfig = Exclude<StepConfig, { parallel: unknown }>;
-
-/** A step's tasks: the one task, or its parallel ones. */
-export function tasksOfStep(step: StepConfig): TaskConfig[] {
-  return 'parallel' in step ? (step.parallel as TaskConfig[]) : [step as TaskConfig];
-}
 
 /** A config error as the plan names it: a message is an `Error`. */
 export function errorOf(error: string | { name?: string; message: string }): { name: string; message: string } {
@@ -137,20 +73,4 @@ function messagePlan(message: MessageConfig): MessagePlan {
     delayMs: message.delay_ms,
     name: message.name,
   };
-}
-
-/** Every task of a run's steps, subgraphs' included: where it is, and the subgraph node it runs in (none at the top). */
-export function* allTasks(
-  steps: readonly StepConfig[],
-  at: string,
-  within?: string,
-): Generator<{ task: TaskConfig; at: string; within: string | undefined }> {
-  for (const [i, step] of steps.entries()) {
-    const tasks = tasksOfStep(step);
-    for (const [j, task] of tasks.entries()) {
-      const where = 'parallel' in step ? `${at}[${i}].parallel[${j}]` : `${at}[${i}]`;
-      yield { task, at: where, within };
-      if (task.subgraph) yield* allTasks(task.subgraph as StepConfig[], `${where}.subgraph`, task.node);
-    }
-  }
 }

@@ -12,7 +12,7 @@
 // - Every checkpoint's `tasks` are the nodes of `next`; once a task has run, its checkpoint's task
 //   records what it wrote (`result`), as LangGraph's pending writes show it in the history.
 // - A subgraph node runs its own steps in its own namespace, with its own checkpoints
-//   (subgraph-checkpoints.ts), and returns its final state to its graph.
+//   (threads/subgraph-checkpoints.ts), and returns its final state to its graph.
 // - A task that interrupts leaves no checkpoint: its task in the latest one records the
 //   interrupt, and `command.resume` runs the node again with the resume value. A task that raises
 //   records its error on its task. `interrupt_before`/`interrupt_after` stop the run before or after
@@ -23,15 +23,15 @@ import type { Interrupt, RunCommand, RunError, ThreadTask } from '@agentplane/ag
 import { canonicalUuid, newCheckpointId, newId } from '../../shared/ids.js';
 import type { Channels } from '../graphs/channels.js';
 import { START } from '../graphs/graph-shape.js';
+import type { StepPlan, TaskPlan } from '../graphs/graph-types.js';
 import { reactNextAfter } from '../graphs/react-agent.js';
 import { lastHumanText } from '../graphs/replies.js';
 import type { ScriptPosition } from '../graphs/run-scripts.js';
 import type { ScriptedGraph } from '../graphs/scripted-graph.js';
-import type { StepPlan, TaskPlan } from '../graphs/task-plan.js';
-import type { SubgraphCheckpoints } from '../subgraph-checkpoints.js';
-import type { PlannedCheckpoint } from '../supersteps.js';
-import { pendingTask } from '../supersteps.js';
-import type { CheckpointRow, ThreadStore } from '../thread-store.js';
+import type { SubgraphCheckpoints } from '../threads/subgraph-checkpoints.js';
+import type { PlannedCheckpoint } from '../threads/supersteps.js';
+import { pendingTask } from '../threads/supersteps.js';
+import type { CheckpointRow, ThreadStore } from '../threads/thread-store.js';
 import { platformMetadata } from './platform-metadata.js';
 import type { RunEventLog } from './run-events.js';
 import type { RunRow, RunStore } from './run-store.js';

@@ -9,10 +9,10 @@
 // mode is streamed, and the messages reducer gives the others a UUID. The task's result, as
 // LangGraph's pending writes keep it, has them without the ID.
 import { newId, newRunId } from '../../shared/ids.js';
+import type { MessagePlan, TaskPlan } from '../graphs/graph-types.js';
 import { pendingToolCalls } from '../graphs/react-agent.js';
 import { lastHumanText } from '../graphs/replies.js';
 import type { ScriptedGraph, Streaming } from '../graphs/scripted-graph.js';
-import type { MessagePlan, TaskPlan } from '../graphs/task-plan.js';
 import { errorOf } from '../graphs/task-plan.js';
 import type { TemplateContext } from '../graphs/templates.js';
 import { renderText, renderValue } from '../graphs/templates.js';

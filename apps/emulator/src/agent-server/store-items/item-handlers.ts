@@ -1,6 +1,6 @@
 // The store operations of the agent server API. Requests arrive validated (namespace labels, key,
 // bounds); the semantics are the item store's (item-store.ts), which a graph step can call too.
-import type { AgentServerHandlers } from '../handlers.js';
+import type { AgentServerHandlers } from '../handler-map.js';
 import type { ItemStore } from './item-store.js';
 
 export function storeItemHandlers(items: ItemStore) {

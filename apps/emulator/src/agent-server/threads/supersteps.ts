@@ -21,11 +21,11 @@
 // Pure: no storage. Every input is valid by the time it gets here (the request schemas say what a
 // message, a command and a superstep are), so planning cannot fail.
 import type { Superstep, SuperstepUpdate, ThreadTask } from '@agentplane/agent-server';
-import { setOwn } from '../shared/canonical-json.js';
-import { newId } from '../shared/ids.js';
-import { UNDECLARED } from './graphs/channels.js';
-import type { ScriptPosition } from './graphs/run-scripts.js';
-import type { ScriptedGraph } from './graphs/scripted-graph.js';
+import { setOwn } from '../../shared/canonical-json.js';
+import { newId } from '../../shared/ids.js';
+import { UNDECLARED } from '../graphs/channels.js';
+import type { ScriptPosition } from '../graphs/run-scripts.js';
+import type { ScriptedGraph } from '../graphs/scripted-graph.js';
 
 type Values = Record<string, unknown>;
 

@@ -3,12 +3,12 @@
 // owns what runs do; these handlers add what the HTTP answer needs (existence, the run's URL in
 // `Content-Location`, a client going away).
 import type { Run, RunBatchItem, RunCreate } from '@agentplane/agent-server';
-import { HttpError } from '../http/http-error.js';
-import { canonicalUuid } from '../shared/ids.js';
-import type { AgentServerHandlers } from './handlers.js';
-import type { RunEngine } from './runs/run-engine.js';
-import type { RunRow, RunStore } from './runs/run-store.js';
-import type { ThreadStore } from './thread-store.js';
+import { HttpError } from '../../http/http-error.js';
+import { canonicalUuid } from '../../shared/ids.js';
+import type { AgentServerHandlers } from '../handler-map.js';
+import type { ThreadStore } from '../threads/thread-store.js';
+import type { RunEngine } from './run-engine.js';
+import type { RunRow, RunStore } from './run-store.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 

@@ -2,7 +2,7 @@
 // features. Neither reads a record, and neither needs credentials (their `security` is empty).
 import { createRequire } from 'node:module';
 import type { ServerInfo } from '@agentplane/agent-server';
-import type { AgentServerHandlers } from './handlers.js';
+import type { AgentServerHandlers } from '../handler-map.js';
 
 const require = createRequire(import.meta.url);
 

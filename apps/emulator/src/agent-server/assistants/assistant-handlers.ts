@@ -4,15 +4,24 @@
 // assistant is named in a path by its ID or by a graph ID (its default assistant): the store's
 // `resolve` reads either.
 import type { Assistant } from '@agentplane/agent-server';
-import { AssistantSchema } from '../generated/agent-server/contract.js';
-import { HttpError } from '../http/http-error.js';
-import { canonicalUuid, newAssistantId } from '../shared/ids.js';
+import { AssistantSchema } from '../../generated/agent-server/contract.js';
+import { HttpError } from '../../http/http-error.js';
+import { canonicalUuid, newAssistantId } from '../../shared/ids.js';
+import type { GraphRegistry } from '../graphs/scripted-graph.js';
+import type { AgentServerHandlers } from '../handler-map.js';
+import type { ThreadStore } from '../threads/thread-store.js';
 import { graphDrawing, graphSchemas, graphSubgraphs } from './assistant-graph.js';
 import type { AssistantRow, AssistantStore } from './assistant-store.js';
-import type { GraphRegistry } from './graphs/scripted-graph.js';
-import type { AgentServerHandlers } from './handlers.js';
-import type { RunEngine } from './runs/run-engine.js';
-import type { ThreadStore } from './thread-store.js';
+
+/**
+ * What the assistant operations need of the runs (the run engine answers it): an assistant, or
+ * threads, going away with their runs. Declared here, so that the assistant room does not import
+ * the runs room above it.
+ */
+export interface RunsOfAssistants {
+  forgetAssistant(assistantId: string): void;
+  forgetThreads(threadIds: readonly string[]): void;
+}
 
 export interface AssistantHandlerOptions {
   /** The clock of `created_at` and `updated_at` (tests move it). */
@@ -23,7 +32,7 @@ export function assistantHandlers(
   assistants: AssistantStore,
   threads: ThreadStore,
   graphs: GraphRegistry,
-  engine: Pick<RunEngine, 'forgetAssistant' | 'forgetThreads'>,
+  engine: RunsOfAssistants,
   options: AssistantHandlerOptions = {},
 ) {
   const now = options.now ?? Date.now;

@@ -3,8 +3,8 @@
 // shape as LangGraph's `Graph.toJSON()` draws it (the LangGraph JS server's answer for the ReAct
 // shorthand's graph, field for field), and its state's channels as schemas.
 import type { AssistantGraph, AssistantSubgraphs, GraphSchema } from '@agentplane/agent-server';
-import type { Channels } from './graphs/channels.js';
-import type { ScriptedGraph } from './graphs/scripted-graph.js';
+import type { Channels } from '../graphs/channels.js';
+import type { ScriptedGraph } from '../graphs/scripted-graph.js';
 
 type Values = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
 // 100-message conversation, serialising and checking the whole list again was a third of an
 // update's time in process. Stored values never change (the cache shares them read-only), so a
 // text once taken stays right; the texts go with their values object when the cache lets it go.
-import { canonicalJson, inCanonicalForm, setOwn } from '../shared/canonical-json.js';
+import { canonicalJson, inCanonicalForm, setOwn } from '../../shared/canonical-json.js';
 
 type Values = Record<string, unknown>;
 

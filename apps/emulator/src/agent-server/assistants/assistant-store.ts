@@ -7,11 +7,11 @@
 // The run engine names an assistant as a client does, by its ID or by a graph ID, and reads its
 // current version through `resolve`.
 import type { Assistant, AssistantCount, AssistantSearch, AssistantVersion, AssistantVersionSearch } from '@agentplane/agent-server';
-import { matchesFilter } from '../shared/canonical-json.js';
-import { canonicalUuid, isUuid, uuidV5 } from '../shared/ids.js';
-import type { CommitGroup } from '../store/commit-group.js';
-import type { Db } from '../store/database.js';
-import type { AssistantDefaults } from './graphs/scripted-graph.js';
+import { matchesFilter } from '../../shared/canonical-json.js';
+import { canonicalUuid, isUuid, uuidV5 } from '../../shared/ids.js';
+import type { CommitGroup } from '../../store/commit-group.js';
+import type { Db } from '../../store/database.js';
+import type { AssistantDefaults } from '../graphs/scripted-graph.js';
 
 /** The namespace of the UUID v5 LangGraph derives a graph's default assistant ID from. */
 export const DEFAULT_ASSISTANT_NAMESPACE = '6ba7b821-9dad-11d1-80b4-00c04fd430c8';

@@ -3,14 +3,14 @@
 // (runs/run-events.ts); these handlers only pick where a stream starts reading, what its response
 // headers say, and whether a client going away cancels the run (runs/run-stream.ts reads).
 import type { RunCreate } from '@agentplane/agent-server';
-import { HttpError } from '../http/http-error.js';
-import { canonicalUuid } from '../shared/ids.js';
-import type { AgentServerHandlers } from './handlers.js';
+import { HttpError } from '../../http/http-error.js';
+import { canonicalUuid } from '../../shared/ids.js';
+import type { AgentServerHandlers } from '../handler-map.js';
+import type { ThreadStore } from '../threads/thread-store.js';
+import type { RunEngine } from './run-engine.js';
 import { configurableHeaders, runFinder, runLocation } from './run-handlers.js';
-import type { RunEngine } from './runs/run-engine.js';
-import type { RunRow, RunStore } from './runs/run-store.js';
-import { resumeFrom, runEventStream, threadEventStream } from './runs/run-stream.js';
-import type { ThreadStore } from './thread-store.js';
+import type { RunRow, RunStore } from './run-store.js';
+import { resumeFrom, runEventStream, threadEventStream } from './run-stream.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 

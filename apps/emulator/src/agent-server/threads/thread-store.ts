@@ -3,12 +3,12 @@
 // nothing, and concurrent requests see each other's writes whole (the transaction is a savepoint
 // of the commit group, store/commit-group.ts).
 import type { Thread, ThreadCount, ThreadSearch, ThreadState } from '@agentplane/agent-server';
-import { JsonText } from '../contract/json-text.js';
-import { canonicalJson, matchesFilter, objectText, textHash, valueHash } from '../shared/canonical-json.js';
-import type { CommitGroup } from '../store/commit-group.js';
-import type { Db } from '../store/database.js';
-import { LIMIT_OFFSET } from '../store/sql-page.js';
-import type { ScriptPosition } from './graphs/run-scripts.js';
+import { JsonText } from '../../contract/json-text.js';
+import { canonicalJson, matchesFilter, objectText, textHash, valueHash } from '../../shared/canonical-json.js';
+import type { CommitGroup } from '../../store/commit-group.js';
+import type { Db } from '../../store/database.js';
+import { LIMIT_OFFSET } from '../../store/sql-page.js';
+import type { ScriptPosition } from '../graphs/run-scripts.js';
 import { LatestCheckpointCache } from './latest-checkpoint-cache.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 import { ValueTexts } from './value-texts.js';

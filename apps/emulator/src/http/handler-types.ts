@@ -4,9 +4,9 @@
 // operation's documented statuses with that status's body and required headers. A missing or an
 // extra handler, an undocumented status or a wrong body is a compile error.
 
-import type { StreamedBody } from '../http/streamed-body.js';
-import type { ApiTable } from './api-contract.js';
-import type { JsonText } from './json-text.js';
+import type { ApiTable } from '../contract/api-contract.js';
+import type { JsonText } from '../contract/json-text.js';
+import type { StreamedBody } from './streamed-body.js';
 
 type JsonBody<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : undefined;
 

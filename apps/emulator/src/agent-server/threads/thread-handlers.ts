@@ -2,13 +2,12 @@
 // arrive validated (with the spec's defaults filled in); handlers add the rules a schema cannot
 // state (existence, `if_exists`, checkpoints to apply to) and shape the answers.
 import type { SuperstepUpdate, Thread, ThreadHistoryQuery, ThreadState, ThreadTtl } from '@agentplane/agent-server';
-import { ThreadSchema } from '../generated/agent-server/contract.js';
-import { HttpError } from '../http/http-error.js';
-import { matchesFilter } from '../shared/canonical-json.js';
-import { canonicalUuid, newCheckpointId, newThreadId } from '../shared/ids.js';
-import type { GraphRegistry } from './graphs/scripted-graph.js';
-import type { AgentServerHandlers } from './handlers.js';
-import type { RunEngine } from './runs/run-engine.js';
+import { ThreadSchema } from '../../generated/agent-server/contract.js';
+import { HttpError } from '../../http/http-error.js';
+import { matchesFilter } from '../../shared/canonical-json.js';
+import { canonicalUuid, newCheckpointId, newThreadId } from '../../shared/ids.js';
+import type { GraphRegistry } from '../graphs/scripted-graph.js';
+import type { AgentServerHandlers } from '../handler-map.js';
 import type { SubgraphCheckpoints } from './subgraph-checkpoints.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 import { pendingInputOf, planSupersteps } from './supersteps.js';
@@ -19,6 +18,16 @@ type Values = Record<string, unknown>;
 
 const MINUTE_MS = 60_000;
 
+/**
+ * What the thread operations need of the runs on a thread (the run engine answers it): whether one
+ * is in flight, and that threads are going away with their runs. Declared here, so that the thread
+ * room does not import the runs room above it.
+ */
+export interface RunsOfThreads {
+  isBusy(threadId: string): boolean;
+  forgetThreads(threadIds: readonly string[]): void;
+}
+
 export interface ThreadHandlerOptions {
   /** The clock of thread expiry (tests move it). */
   now?: (() => number) | undefined;
@@ -28,7 +37,7 @@ export function threadHandlers(
   store: ThreadStore,
   subgraphs: SubgraphCheckpoints,
   graphs: GraphRegistry,
-  engine: Pick<RunEngine, 'isBusy' | 'forgetThreads'>,
+  engine: RunsOfThreads,
   options: ThreadHandlerOptions = {},
 ) {
   const graphOf = (metadata: Values) => graphs.get(graphIdOf(metadata));

@@ -4,10 +4,10 @@
 // (thread-store.ts); these are read by namespace: a subgraph's history, the state of a subgraph
 // that waits at an interrupt, and the runner that resumes it. They go with their thread (deleted,
 // copied) and with the run that wrote them (a rollback).
-import type { CommitGroup } from '../store/commit-group.js';
-import type { Db } from '../store/database.js';
-import { LIMIT } from '../store/sql-page.js';
-import type { ScriptPosition } from './graphs/run-scripts.js';
+import type { CommitGroup } from '../../store/commit-group.js';
+import type { Db } from '../../store/database.js';
+import { LIMIT } from '../../store/sql-page.js';
+import type { ScriptPosition } from '../graphs/run-scripts.js';
 import type { CheckpointRow } from './thread-store.js';
 import { parseCheckpoint } from './thread-store.js';
 
