@@ -5,7 +5,7 @@
 // completes and checks a config with it:
 //   # yaml-language-server: $schema=./node_modules/@agentplane/emulator/dist/config.schema.json
 import fs from 'node:fs';
-import { publishedConfigSchema } from '../dist/config.js';
+import { publishedConfigSchema } from '../dist/config/config.js';
 
 const out = new URL('../dist/config.schema.json', import.meta.url);
 fs.writeFileSync(out, `${JSON.stringify(publishedConfigSchema(), null, 2)}\n`);

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
-import type { CronsConfig, EmulatorConfig } from './config.js';
-import { ConfigError, readConfigFile } from './config.js';
+import type { CronsConfig, EmulatorConfig } from './config/config.js';
+import { ConfigError, readConfigFile } from './config/config.js';
 import type { RunningEmulator } from './emulator.js';
 import { DEFAULTS, startEmulator } from './emulator.js';
 import { recordMain } from './recorder/record-command.js';

@@ -7,7 +7,6 @@ import path from 'node:path';
 import { AssistantStore } from './agent-server/assistants/assistant-store.js';
 import { CronScheduler } from './agent-server/crons/cron-scheduler.js';
 import { CronStore } from './agent-server/crons/cron-store.js';
-import { graphConfigProblems } from './agent-server/graphs/graph-problems.js';
 import type { GraphDefinition } from './agent-server/graphs/graph-types.js';
 import { GraphRegistry } from './agent-server/graphs/scripted-graph.js';
 import type { AgentServerPrincipal } from './agent-server/handler-map.js';
@@ -17,8 +16,8 @@ import { RunStore } from './agent-server/runs/run-store.js';
 import { ItemStore } from './agent-server/store-items/item-store.js';
 import { SubgraphCheckpoints } from './agent-server/threads/subgraph-checkpoints.js';
 import { ThreadStore } from './agent-server/threads/thread-store.js';
-import type { CorsConfig, CronsConfig, EmulatorConfig } from './config.js';
-import { ConfigError, checkConfig } from './config.js';
+import type { CorsConfig, CronsConfig, EmulatorConfig } from './config/config.js';
+import { checkConfig, isCheckedConfig } from './config/config.js';
 import { loadContract } from './contract/api-contract.js';
 import { ControlPlaneStore } from './control-plane/control-plane-store.js';
 import { controlPlaneHandlers } from './control-plane/handlers.js';
@@ -166,6 +165,19 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
   }
 }
 
+/**
+ * In-process graphs as the config's schema can check them: a reply that is a function is checked
+ * when it answers (replies.ts), so here it stands in as the plainest reply.
+ */
+function checkableGraphs(graphs: Readonly<Record<string, GraphDefinition>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(graphs).map(([id, graph]) => [
+      id,
+      graph.replies ? { ...graph, replies: graph.replies.map((reply) => (typeof reply === 'function' ? { text: '' } : reply)) } : graph,
+    ]),
+  );
+}
+
 interface Core {
   /** Commits what is pending and closes the database. */
   close(): void;
@@ -176,11 +188,12 @@ interface Core {
 
 /** The database and both APIs' handlers, with no transport. */
 function createCore(options: EmulatorOptions & { db: string }): Core {
-  const config = options.config ?? {};
+  // One validation for every way a config arrives: a file was checked when it was read; an object
+  // handed in, and in-process graphs, are checked here the same way, before anything is opened.
+  const config =
+    options.config && !isCheckedConfig(options.config) ? checkConfig(options.config, 'the config option') : (options.config ?? {});
+  if (options.graphs) checkConfig({ graphs: checkableGraphs(options.graphs) }, 'the graphs option');
   const graphs = options.graphs ?? config.graphs;
-  // The config file's graphs were checked when it was read; in-process ones are checked here.
-  const graphProblems = options.graphs ? graphConfigProblems(options.graphs) : [];
-  if (graphProblems.length > 0) throw new ConfigError(`graphs are invalid:\n${graphProblems.map((line) => `  ${line}`).join('\n')}`);
   const cors = options.cors ? checkConfig({ cors: options.cors }, 'the cors option').cors! : config.cors;
   const corsOrigins = cors?.origins ?? '*';
   const cronsConfig = options.crons ? checkConfig({ crons: options.crons }, 'the crons option').crons! : config.crons;

@@ -3,7 +3,7 @@
 //   startEmulator():  on TCP ports.
 
 export type { GraphDefinition, ReplyContext, ReplyEntry, ReplyFunction } from './agent-server/graphs/graph-types.js';
-export { ConfigError, checkConfig, type EmulatorConfig, readConfigFile } from './config.js';
+export { ConfigError, checkConfig, type EmulatorConfig, readConfigFile } from './config/config.js';
 export {
   createEmulator,
   DEFAULTS,

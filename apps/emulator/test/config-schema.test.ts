@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { checkConfig, publishedConfigSchema } from '../src/config.js';
+import { checkConfig, publishedConfigSchema } from '../src/config/config.js';
 
 const schema = JSON.parse(fs.readFileSync(new URL('../dist/config.schema.json', import.meta.url), 'utf8'));
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);

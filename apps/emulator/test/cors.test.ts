@@ -2,7 +2,7 @@
 // headers of an allowed origin on every other answer, the default open to any origin, a list of
 // origins from the config or createEmulator, and readable errors for a bad one.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, checkConfig } from '../src/config.js';
+import { ConfigError, checkConfig } from '../src/config/config.js';
 import { createEmulator } from '../src/emulator.js';
 import type { ApiName } from './support/harness.js';
 import { jsonRequest, rawRequest, specOf, useEmulator } from './support/harness.js';
@@ -181,7 +181,7 @@ describe('the config key', () => {
       ].join('\n'),
     );
     expect(() => checkConfig({ cors: { origin: [PAGE] } })).toThrow(
-      'config is invalid:\n  cors.origins: missing; it is required\n  cors.origin: unknown key; allowed here: origins',
+      'config is invalid:\n  cors.origins: missing; it is required\n  cors.origin: unknown key; did you mean origins? allowed here: origins',
     );
   });
 });

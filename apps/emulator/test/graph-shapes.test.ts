@@ -10,7 +10,7 @@ import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import YAML from 'yaml';
 import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
-import { checkConfig } from '../src/config.js';
+import { checkConfig } from '../src/config/config.js';
 import { createEmulator } from '../src/emulator.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';

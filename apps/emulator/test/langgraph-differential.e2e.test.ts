@@ -17,7 +17,7 @@ import {
   SHAPE_GRAPHS,
   startLangGraphServer,
 } from '../../../reference-servers/langgraph-js/server.mjs';
-import { readConfigFile } from '../src/config.js';
+import { readConfigFile } from '../src/config/config.js';
 import type { Recorder } from '../src/recorder/recorder.js';
 import { startRecorder } from '../src/recorder/recorder.js';
 import type { TestEmulator } from './support/harness.js';

@@ -10,7 +10,7 @@ import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
-import { checkConfig, readConfigFile } from '../src/config.js';
+import { checkConfig, readConfigFile } from '../src/config/config.js';
 import type { RecordingSummary } from '../src/recorder/recorder.js';
 import { startRecorder } from '../src/recorder/recorder.js';
 import type { TestEmulator } from './support/harness.js';

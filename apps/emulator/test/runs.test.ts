@@ -20,7 +20,7 @@ const GRAPHS: Record<string, GraphDefinition> = {
   echo: { replies: [{ text: '{{input}}' }] },
   // A reply that takes ten minutes: a run on it is running until it is cancelled.
   slow: { replies: [{ text: 'eventually' }], stream: { chunk: 'whole', delay_ms: 600_000 } },
-  loop: { replies: [{ tool_calls: [{ name: 'again' }] }] },
+  loop: { replies: [{ tool_calls: [{ name: 'again' }] }], tools: { again: 'ok' } },
   functions: {
     replies: [({ input, state, resume }) => ({ text: `${input}|${(state.messages as unknown[]).length}|${String(resume)}` })],
   },

@@ -12,7 +12,7 @@ import type {
   SourceConfig,
   SourceRevisionConfig,
 } from '@agentplane/control-plane';
-import type { EmulatorConfig } from '../config.js';
+import type { EmulatorConfig } from '../config/config.js';
 import type { ValidationIssue } from '../contract/validation-errors.js';
 import { DeploymentTypeSchema } from '../generated/control-plane/contract.js';
 import type { api } from '../generated/control-plane/operations.js';

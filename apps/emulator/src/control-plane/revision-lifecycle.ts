@@ -4,7 +4,7 @@
 // an unfinished older one at SKIPPED. Because status is computed, not stored, it survives restarts
 // and needs no timers.
 import type { RevisionStatus, DeploymentSource as Source } from '@agentplane/control-plane';
-import type { RevisionOutcome } from '../config.js';
+import type { RevisionOutcome } from '../config/config.js';
 import { RevisionStatusSchema } from '../generated/control-plane/contract.js';
 
 /** Whether a revision in this status never changes again (the spec's `x-terminal`). */

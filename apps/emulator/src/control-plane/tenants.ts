@@ -3,8 +3,8 @@
 // key is generated once per database file and printed at start-up.
 import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthProvider, SandboxPool } from '@agentplane/control-plane';
-import type { EmulatorConfig, TenantConfig } from '../config.js';
-import { ConfigError } from '../config.js';
+import type { EmulatorConfig, TenantConfig } from '../config/config.js';
+import { ConfigError } from '../config/config.js';
 import type { ApiContract } from '../contract/api-contract.js';
 import type { SchemeResolver } from '../http/authenticator.js';
 import { isoNow } from '../shared/ids.js';

@@ -7,7 +7,7 @@
 // saw once more and writes the recording (recording.ts) to its file.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, checkConfig } from '../config.js';
+import { ConfigError, checkConfig } from '../config/config.js';
 import { recordingText } from './recording.js';
 import type { RecordedExchange } from './recording-proxy.js';
 import { startRecordingProxy } from './recording-proxy.js';

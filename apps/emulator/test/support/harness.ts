@@ -10,7 +10,7 @@ import { createControlPlaneClient } from '@agentplane/control-plane';
 import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { GraphDefinition } from '../../src/agent-server/graphs/graph-types.js';
-import type { EmulatorConfig } from '../../src/config.js';
+import type { EmulatorConfig } from '../../src/config/config.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator.js';
 import { startEmulator } from '../../src/emulator.js';
 

@@ -62,14 +62,14 @@ const ERROR = {
 const TOOL_ANSWERS = {
   type: 'object',
   description:
-    'By tool name, the content of the ToolMessage answering each call: a template where {{args.<name>}} is an argument of the call (as JSON when not a string); a tool not listed answers "ok".',
+    'By tool name, the content of the ToolMessage answering each call: a template where {{args.<name>}} is an argument of the call (as JSON when not a string). Every tool a call names needs its answer here: a call without one is refused at start-up.',
   additionalProperties: { type: 'string' },
 } as const;
 
 /** A step's answers to the pending tool calls: by tool name, or one per call in the calls' order. */
 const STEP_TOOL_ANSWERS = {
   description:
-    'The node answers each tool call of the last AI message with a ToolMessage, as LangGraph\'s ToolNode does: by tool name, the answer\'s template ({{args.<name>}} reads an argument; a tool not listed answers "ok"), or a list of answers, one per call in order.',
+    "The node answers each tool call of the last AI message with a ToolMessage, as LangGraph's ToolNode does: by tool name, the answer's template ({{args.<name>}} reads an argument), or a list of answers, one per call in order. Each call of the AI message before it needs an answer (checked at start-up).",
   anyOf: [TOOL_ANSWERS, { type: 'array', items: { type: 'string' } }],
 } as const;
 

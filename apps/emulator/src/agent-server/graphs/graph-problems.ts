@@ -68,7 +68,7 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
         problems.push(`${at}.${key}: the replies shorthand has the ReAct agent's shape (agent and tools); ${key} goes with runs`);
     graph.replies.forEach((reply, index) => {
       if (typeof reply === 'function') return;
-      for (const problem of replyProblems(reply, keys)) problems.push(`${at}.replies[${index}]: ${problem}`);
+      for (const problem of replyProblems(reply, keys, graph.tools ?? {})) problems.push(`${at}.replies[${index}]: ${problem}`);
     });
     return problems;
   }
@@ -89,11 +89,96 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
   for (const node of Object.keys(graph.subgraphs ?? {}))
     if (!(nodes?.has(node) ?? true) && !subgraphNodes.has(node))
       problems.push(`${at}.subgraphs.${node}: not a node of this graph (nodes) nor a subgraph node of its runs`);
+  const graphNodes =
+    nodes ??
+    new Set((graph.runs ?? []).flatMap((run) => (run.steps as StepConfig[]).flatMap((step) => tasksOfStep(step).map((task) => task.node))));
   graph.runs!.forEach((run, r) => {
     const where = `${at}.runs[${r}].steps`;
     problems.push(...stepProblems(run.steps as StepConfig[], where, nodes, keys, graph));
+    problems.push(...gotoProblems(run.steps as StepConfig[], where, graphNodes, graph));
+    problems.push(...toolCallProblems(run.steps as StepConfig[], where));
   });
   return problems;
+}
+
+/**
+ * A Command goes to a node of the graph it is returned in (or `__end__`): LangGraph refuses any
+ * other at run time. A subgraph's task goes to a node of that subgraph, as its steps or its
+ * declared nodes name them.
+ */
+function gotoProblems(steps: readonly StepConfig[], at: string, nodes: ReadonlySet<string>, graph: GraphDefinition): string[] {
+  const problems: string[] = [];
+  for (const { task, at: where, within } of allTasks(steps, at)) {
+    if (task.goto === undefined) continue;
+    const known = within === undefined ? nodes : subgraphNodesOf(steps, within, graph);
+    for (const target of [task.goto].flat())
+      if (target !== END && !known.has(target))
+        problems.push(
+          `${where}.goto: ${target} is not a node of ${within === undefined ? 'this graph' : `subgraph ${within}`}; go to one of ${[...known, END].join(', ')}`,
+        );
+  }
+  return problems;
+}
+
+/** A subgraph node's own nodes: declared under subgraphs, or those its steps run, wherever it runs. */
+function subgraphNodesOf(steps: readonly StepConfig[], node: string, graph: GraphDefinition): Set<string> {
+  const declared = graph.subgraphs?.[node]?.nodes;
+  if (declared) return new Set(declared);
+  const inner = [...allTasks(steps, '')].filter(({ task }) => task.node === node && task.subgraph);
+  return new Set(inner.flatMap(({ task }) => (task.subgraph as StepConfig[]).flatMap((step) => tasksOfStep(step).map((t) => t.node))));
+}
+
+/**
+ * The tool calls of a step's AI message are answered before the conversation goes on, as a chat
+ * model's API requires: a later step that answers tools has an answer for each call, and no other
+ * AI message comes first (a step that writes ToolMessages itself answers them too). A run may end with calls unanswered (a tool the client runs). Each
+ * subgraph's steps are a conversation of their own.
+ */
+function toolCallProblems(steps: readonly StepConfig[], at: string): string[] {
+  const problems: string[] = [];
+  let pending: { calls: string[]; at: string } | undefined;
+  for (const [i, step] of steps.entries()) {
+    const tasks = tasksOfStep(step).map((task, j) => ({ task, where: 'parallel' in step ? `${at}[${i}].parallel[${j}]` : `${at}[${i}]` }));
+    for (const { task, where } of tasks) {
+      if (task.subgraph) problems.push(...toolCallProblems(task.subgraph as StepConfig[], `${where}.subgraph`));
+      if (task.tools === undefined || !pending) continue;
+      if (Array.isArray(task.tools)) {
+        if (task.tools.length < pending.calls.length)
+          problems.push(
+            `${where}.tools: ${task.tools.length} answer(s) for the ${pending.calls.length} tool calls of ${pending.at} (${pending.calls.join(', ')}); give one per call`,
+          );
+      } else
+        for (const name of new Set(pending.calls))
+          if (!Object.hasOwn(task.tools, name))
+            problems.push(`${where}.tools: no answer for tool ${name}, which ${pending.at} calls; add it: ${name}: <its answer>`);
+    }
+    if (tasks.some(({ task }) => task.tools !== undefined || writesToolMessages(task))) pending = undefined;
+    for (const { task, where } of tasks)
+      for (const { message, at: messageAt } of messagesOf(task, where)) {
+        if (pending)
+          problems.push(
+            `${messageAt}: an AI message follows the tool calls of ${pending.at} (${pending.calls.join(', ')}) before a step answers them; answer them first (a step with tools)`,
+          );
+        const calls = (message.tool_calls ?? []).map((call) => call.name);
+        pending = calls.length > 0 ? { calls, at: messageAt } : undefined;
+      }
+  }
+  return problems;
+}
+
+/** Whether a task answers tool calls by writing ToolMessages itself (a plain function as tool node, as a recording keeps it). */
+function writesToolMessages(task: TaskConfig): boolean {
+  const messages = (task.update as Values | undefined)?.messages;
+  return [messages].flat().some((message) => {
+    const kind = (message as Values | undefined)?.type ?? (message as Values | undefined)?.role;
+    return kind === 'tool';
+  });
+}
+
+/** The chat model replies a task writes: its `message`, or its `do` actions' messages, where each is. */
+function messagesOf(task: TaskConfig, at: string): { message: NonNullable<TaskConfig['message']>; at: string }[] {
+  if (task.message) return [{ message: task.message, at: `${at}.message` }];
+  return (task.do ?? []).flatMap((action, k) => (action.message ? [{ message: action.message, at: `${at}.do[${k}].message` }] : []));
 }
 
 /** The problems of a list of steps, in a graph or a subgraph with these nodes and state keys. */
@@ -149,7 +234,7 @@ function taskProblems(task: TaskConfig, at: string, keys: ReadonlySet<string>): 
 }
 
 /** What is wrong with one reply entry (the schema checked its fields' types already). */
-export function replyProblems(reply: ReplyEntry, keys: ReadonlySet<string> | Values): string[] {
+export function replyProblems(reply: ReplyEntry, keys: ReadonlySet<string> | Values, tools: Readonly<Record<string, string>>): string[] {
   const declared = keys instanceof Set ? keys : new Set(['messages', ...Object.keys(keys)]);
   const problems: string[] = [];
   const does = ['text', 'tool_calls', 'interrupt', 'error'].filter((key) => Object.hasOwn(reply, key));
@@ -158,6 +243,11 @@ export function replyProblems(reply: ReplyEntry, keys: ReadonlySet<string> | Val
     problems.push(`error cannot be combined with ${does.filter((key) => key !== 'error').join(', ')}: a reply that raises says nothing`);
   if (reply.error !== undefined && reply.update !== undefined)
     problems.push('error cannot be combined with update: a node that raises writes nothing');
+  for (const [c, call] of (reply.tool_calls ?? []).entries())
+    if (!Object.hasOwn(tools, call.name))
+      problems.push(
+        `tool_calls[${c}].name: no answer for tool ${call.name} (node tools answers from the graph's tools); add it: tools: {${call.name}: <its answer>}`,
+      );
   for (const key of Object.keys(reply.update ?? {})) {
     if (key === 'messages') problems.push('update.messages: the reply is the message the node writes; update writes the other keys');
     else if (!declared.has(key)) problems.push(`update.${key}: not a key of this graph's state (declare it under state)`);

@@ -74,7 +74,9 @@ export class ScriptedGraph {
       );
     } else {
       // A reply function's answer is checked as a config entry is.
-      this.replies = new Replies(id, definition.replies ?? [], (entry) => replyProblems(entry, new Set(this.channels.keys)));
+      this.replies = new Replies(id, definition.replies ?? [], (entry) =>
+        replyProblems(entry, new Set(this.channels.keys), this.toolAnswers),
+      );
       this.runs = undefined;
       this.shape = REACT_AGENT_SHAPE;
     }

@@ -6,12 +6,17 @@
 // generated fields are filled in (see control-plane/tenants.ts), so their rules are not repeated.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import type { ErrorObject } from 'ajv';
+import path from 'node:path';
+import type { ValidateFunction } from 'ajv';
 import type { FromSchema } from 'json-schema-to-ts';
-import { GRAPH_SCHEMA } from './agent-server/graphs/graph-config.js';
-import { graphConfigProblems } from './agent-server/graphs/graph-problems.js';
-import { LogLevelSchema, RevisionStatusSchema } from './generated/control-plane/contract.js';
-import { withSharedSubschemas } from './shared/shared-subschemas.js';
+import { GRAPH_SCHEMA } from '../agent-server/graphs/graph-config.js';
+import { graphConfigProblems } from '../agent-server/graphs/graph-problems.js';
+import { LogLevelSchema, RevisionStatusSchema } from '../generated/control-plane/contract.js';
+import { withSharedSubschemas } from '../shared/shared-subschemas.js';
+import type { BranchValidator } from './schema-problems.js';
+import { pathText, schemaProblems } from './schema-problems.js';
+import type { ConfigPath, ConfigSource } from './source-positions.js';
+import { configSource, positionAt } from './source-positions.js';
 
 const TERMINAL = RevisionStatusSchema['x-terminal'];
 type Terminal = keyof typeof TERMINAL;
@@ -171,6 +176,8 @@ const require = createRequire(import.meta.url);
 
 export class ConfigError extends Error {}
 
+const yaml = () => require('yaml') as typeof import('yaml');
+
 export function readConfigFile(file: string): EmulatorConfig {
   let text: string;
   try {
@@ -178,14 +185,31 @@ export function readConfigFile(file: string): EmulatorConfig {
   } catch (error) {
     throw new ConfigError(`cannot read config ${file}: ${(error as Error).message}`);
   }
+  const shown = shownName(file);
+  const json = /\.json$/i.test(file);
   let parsed: unknown;
   try {
-    parsed = /\.json$/i.test(file) ? JSON.parse(text) : (require('yaml') as typeof import('yaml')).parse(text);
+    parsed = json ? JSON.parse(text) : yaml().parse(text);
   } catch (error) {
-    throw new ConfigError(`config ${file} is not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+    throw new ConfigError(syntaxErrorLine(shown, text, json, error as Error));
   }
-  return checkConfig(parsed ?? {}, file);
+  return validate(parsed ?? {}, shown, configSource(yaml(), text));
 }
+
+/**
+ * The one check of a config, whoever gives it: the schema, then the rules that tie one part of it
+ * to another (the tenants' credentials, graph-problems.ts for the graphs). It throws a ConfigError
+ * listing every problem, one line each, naming where it is.
+ */
+export function checkConfig(value: unknown, origin = 'config'): EmulatorConfig {
+  return validate(value, origin, undefined);
+}
+
+/** Whether a config object went through checkConfig (or readConfigFile) already. */
+export function isCheckedConfig(config: object): boolean {
+  return checked.has(config);
+}
+const checked = new WeakSet<object>();
 
 /**
  * The config's schema as published (`@agentplane/emulator/config.schema.json`, written by the
@@ -198,108 +222,88 @@ export function publishedConfigSchema(): Record<string, unknown> {
 }
 let published: Record<string, unknown> | undefined;
 
-/** The config's validator, compiled once per process, on first use. */
-let validateConfig: import('ajv').ValidateFunction | undefined;
+/** The config's validator and the validators of its anyOf branches, compiled once per process, on first use. */
+let validator: { config: ValidateFunction; branch: BranchValidator } | undefined;
 
-export function checkConfig(value: unknown, origin = 'config'): EmulatorConfig {
-  if (!validateConfig) {
-    const Ajv = (require('ajv') as typeof import('ajv')).default;
-    validateConfig = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(publishedConfigSchema());
-  }
-  const validate = validateConfig;
-  if (!validate(value))
-    throw new ConfigError(
-      `${origin} is invalid:\n${describeConfigErrors(validate.errors ?? [])
-        .map((line) => `  ${line}`)
-        .join('\n')}`,
-    );
+function compiled(): NonNullable<typeof validator> {
+  if (validator) return validator;
+  const Ajv = (require('ajv') as typeof import('ajv')).default;
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+  const root = publishedConfigSchema();
+  const branches = new Map<string, ValidateFunction>();
+  validator = {
+    config: ajv.compile(root),
+    branch(schema) {
+      const key = JSON.stringify(schema);
+      let validate = branches.get(key);
+      if (!validate) {
+        validate = ajv.compile({ ...schema, definitions: root.definitions });
+        branches.set(key, validate);
+      }
+      return validate;
+    },
+  };
+  return validator;
+}
+
+function validate(value: unknown, origin: string, source: ConfigSource | undefined): EmulatorConfig {
+  const { config: validateSchema, branch } = compiled();
+  const line = (problem: { path?: ConfigPath; pathText?: string; message: string }) => {
+    const text = problem.pathText ?? pathText(problem.path ?? []);
+    const at = source ? (problem.path ? source.positionOf(problem.path) : source.positionOfText(text)) : undefined;
+    return `${at ? `${origin}:${at.line}:${at.column}: ` : ''}${text || '(config)'}: ${problem.message}`;
+  };
+  const fail = (lines: string[]) => new ConfigError(`${origin} is invalid:\n${lines.map((text) => `  ${text}`).join('\n')}`);
+  if (!validateSchema(value)) throw fail(schemaProblems(validateSchema.errors ?? [], value, publishedConfigSchema(), branch).map(line));
   const config = value as EmulatorConfig;
-  const owners = new Map<string, string>();
-  for (const tenant of config.tenants ?? []) {
+  const problems: string[] = [];
+  const owners = new Map<string, number>();
+  const tenants = config.tenants ?? [];
+  tenants.forEach((tenant, t) => {
+    const first = tenants.findIndex((other) => other.id === tenant.id);
+    if (first !== t)
+      problems.push(
+        line({ path: ['tenants', t, 'id'], message: `tenant ${tenant.id} is listed twice (also tenants[${first}]); list each once` }),
+      );
     for (const key of [...tenant.api_keys, ...(tenant.bearer_tokens ?? [])]) {
       const owner = owners.get(key);
-      if (owner && owner !== tenant.id)
-        throw new ConfigError(
-          `${origin} is invalid: a credential of tenant ${tenant.id} also belongs to tenant ${owner}; each key belongs to one tenant`,
+      if (owner !== undefined && tenants[owner]!.id !== tenant.id)
+        problems.push(
+          line({
+            path: ['tenants', t],
+            message: `a credential of tenant ${tenant.id} also belongs to tenant ${tenants[owner]!.id}; each key belongs to one tenant`,
+          }),
         );
-      owners.set(key, tenant.id);
+      owners.set(key, t);
     }
+  });
+  for (const problem of graphConfigProblems(config.graphs ?? {})) {
+    const split = problem.indexOf(': ');
+    problems.push(split > 0 ? line({ pathText: problem.slice(0, split), message: problem.slice(split + 2) }) : problem);
   }
-  const ids = (config.tenants ?? []).map((t) => t.id);
-  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (duplicate) throw new ConfigError(`${origin} is invalid: tenant ${duplicate} is listed twice`);
-  const graphProblems = graphConfigProblems(config.graphs ?? {});
-  if (graphProblems.length > 0) throw new ConfigError(`${origin} is invalid:\n${graphProblems.map((line) => `  ${line}`).join('\n')}`);
+  if (problems.length > 0) throw fail(problems);
+  if (value && typeof value === 'object') checked.add(value);
   return config;
 }
 
-/**
- * One line per problem, each naming the key path (`tenants[0].api_keys`), the value found and what
- * is allowed there, so a config can be fixed from the message alone.
- */
-export function describeConfigErrors(errors: ErrorObject[]): string[] {
-  const lines = new Set<string>();
-  for (const error of errors) {
-    const at = configPath(error.instancePath);
-    const params = error.params as Record<string, unknown>;
-    switch (error.keyword) {
-      case 'additionalProperties': {
-        const allowed = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-        lines.add(`${join(at, String(params.additionalProperty))}: unknown key; allowed here: ${allowed.join(', ')}`);
-        break;
-      }
-      case 'required':
-        lines.add(`${join(at, String(params.missingProperty))}: missing; it is required`);
-        break;
-      case 'enum':
-        lines.add(`${at || '(config)'}: ${show(error.data)} is not allowed; use one of ${(params.allowedValues as unknown[]).join(', ')}`);
-        break;
-      case 'pattern': {
-        // A pattern is no explanation: a schema with one says in its description what it allows.
-        const allows = (error.parentSchema as { description?: string } | undefined)?.description;
-        lines.add(`${at || '(config)'}: ${show(error.data)} ${allows ? `does not fit; expected ${allows}` : error.message}`);
-        break;
-      }
-      case 'type':
-        lines.add(`${at || '(config)'}: ${show(error.data)} is not ${typeName(String(params.type))}`);
-        break;
-      default:
-        lines.add(`${at || '(config)'}: ${show(error.data)} ${error.message ?? 'is invalid'}`);
-    }
-  }
-  return [...lines];
+/** A file as the problems name it: relative to the current directory when it is below it. */
+function shownName(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
 
-/** A JSON pointer as a config key path: `/tenants/0/api_keys` → `tenants[0].api_keys`. */
-export function configPath(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : join(path, part)), '');
-}
-
-function join(path: string, key: string): string {
-  return path ? `${path}.${key}` : key;
-}
-
-function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-function typeName(types: string): string {
-  const names: Record<string, string> = {
-    integer: 'an integer',
-    array: 'a list',
-    object: 'a mapping',
-    string: 'a string',
-    boolean: 'a boolean',
-    number: 'a number',
-    null: 'null',
-  };
-  return types
-    .split(',')
-    .map((t) => names[t] ?? t)
-    .join(' or ');
+/** A syntax error as one line with its place: the YAML parser gives it, JSON.parse an offset. */
+function syntaxErrorLine(file: string, text: string, json: boolean, error: Error): string {
+  const yamlPlace = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+  const offset = /at position (\d+)/.exec(error.message)?.[1];
+  const at = yamlPlace
+    ? { line: yamlPlace.line, column: yamlPlace.col }
+    : offset !== undefined
+      ? positionAt(text, Number(offset))
+      : undefined;
+  const reason = error.message
+    .split('\n')[0]!
+    .replace(/ at line \d+, column \d+:?$/, '')
+    .replace(/ in JSON at position \d+.*$/, '');
+  return `${at ? `${file}:${at.line}:${at.column}: ` : `${file}: `}not valid ${json ? 'JSON' : 'YAML'}: ${reason}`;
 }
