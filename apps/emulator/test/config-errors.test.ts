@@ -62,7 +62,7 @@ describe('a config file with a mistake', () => {
 
   it('gives the line and column of a syntax error, in YAML and in JSON', () => {
     expect(problemsOf('cut.yaml', 'graphs:\n  g:\n    nodes: [plan\n')).toEqual([
-      expect.stringMatching(new RegExp(`^${escape(path.join(dir, 'cut.yaml'))}:4:1: not valid YAML: Flow sequence`)),
+      expect.stringMatching(new RegExp(`^${literally(path.join(dir, 'cut.yaml'))}:4:1: not valid YAML: Flow sequence`)),
     ]);
     expect(problemsOf('cut.json', '{"graphs": {\n  "a": {"replies": [{"text": "x"}]}')).toEqual([
       `${path.join(dir, 'cut.json')}:2:36: not valid JSON: Expected ',' or '}' after property value`,
@@ -167,6 +167,6 @@ describe('in process', () => {
   });
 });
 
-function escape(text: string): string {
+function literally(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
