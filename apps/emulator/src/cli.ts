@@ -7,8 +7,9 @@ import v8 from 'node:v8';
 import type { CronsConfig, EmulatorConfig } from './config/config.js';
 import { ConfigError, readConfigFile } from './config/config.js';
 import type { RunningEmulator } from './emulator.js';
-import { DEFAULTS, startEmulator } from './emulator.js';
+import { DEFAULTS, PortInUseError, startEmulator } from './emulator.js';
 import { recordMain } from './recorder/record-command.js';
+import { onStopRequest } from './shared/stop-signals.js';
 
 const USAGE = `Usage: agentplane-emulator [options]
        agentplane-emulator record --upstream <url> --out <file> [options]   (see record --help)
@@ -41,8 +42,12 @@ was run), else npm's INIT_CWD (\`npx agentplane-emulator\` runs from the package
 sets it to yours), else the current directory. The database is the only file it writes
 (--db :memory: writes none).
 
-Exit codes: 0 after a clean stop (SIGINT, SIGTERM), 1 when it cannot start (a port in use, an
-unreadable database), 2 for a bad flag or config.
+Stopping: Ctrl-C, SIGINT, SIGTERM or SIGHUP, or the process that started it going away (npm,
+when \`npx\` or \`npm run\` is stopped), stops it cleanly: open requests are ended, the database is
+closed, and it prints "stopped".
+
+Exit codes: 0 after a clean stop, 1 when it cannot start (a port in use, an unreadable database)
+or cannot stop cleanly, 2 for a bad flag or config.
 `;
 
 /**
@@ -151,8 +156,7 @@ export async function main(argv: string[]): Promise<number> {
       host: fromEnv(values, 'host'),
     });
   } catch (error) {
-    const message = error instanceof ConfigError ? error.message : `cannot start: ${(error as Error).message}`;
-    process.stderr.write(`agentplane-emulator: ${message}\n`);
+    process.stderr.write(`agentplane-emulator: ${startFailure(error as Error)}\n`);
     return error instanceof ConfigError ? 2 : 1;
   }
 
@@ -162,14 +166,28 @@ export async function main(argv: string[]): Promise<number> {
 
   const running = emulator;
   return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.stdout.write(`agentplane-emulator: ${signal}, stopping\n`);
+    onStopRequest((reason) => {
+      process.stdout.write(`agentplane-emulator: ${reason}, stopping\n`);
       running.close().then(
-        () => resolve(0),
-        () => resolve(1),
+        () => {
+          process.stdout.write('agentplane-emulator: stopped\n');
+          resolve(0);
+        },
+        (error: Error) => {
+          process.stderr.write(`agentplane-emulator: could not stop cleanly: ${error.message}\n`);
+          resolve(1);
+        },
       );
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    });
   });
+}
+
+/** Why the emulator could not start, said in the terms of the command line: the flag or variable to change. */
+function startFailure(error: Error): string {
+  if (error instanceof ConfigError) return error.message;
+  if (error instanceof PortInUseError) {
+    const flag = error.option === 'agentServerPort' ? 'agent-server-port' : 'control-plane-port';
+    return `cannot start: port ${error.port} on ${error.host} is in use (another emulator, or another server, listens there): choose another with --${flag} or AGENTPLANE_EMULATOR_${flag.toUpperCase().replace(/-/g, '_')}, or 0 to pick a free one`;
+  }
+  return `cannot start: ${error.message}`;
 }

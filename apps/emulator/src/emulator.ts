@@ -145,8 +145,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
   const host = options.host ?? DEFAULTS.host;
   try {
     const [controlPlaneUrl, agentServerUrl] = await Promise.all([
-      listen(controlPlane, options.controlPlanePort ?? DEFAULTS.controlPlanePort, host),
-      listen(agentServer, options.agentServerPort ?? DEFAULTS.agentServerPort, host),
+      listen(controlPlane, options.controlPlanePort ?? DEFAULTS.controlPlanePort, host, 'controlPlanePort'),
+      listen(agentServer, options.agentServerPort ?? DEFAULTS.agentServerPort, host, 'agentServerPort'),
     ]);
     let closed: Promise<void> | undefined;
     return {
@@ -306,11 +306,26 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
   }
 }
 
-function listen(server: http.Server, port: number, host: string): Promise<string> {
+/** A port another process listens on: which option chose it, so that the message can say what to change. */
+export class PortInUseError extends Error {
+  constructor(
+    readonly option: 'controlPlanePort' | 'agentServerPort',
+    readonly port: number,
+    readonly host: string,
+  ) {
+    super(
+      `port ${port} on ${host} is in use (another emulator, or another server, listens there): choose another with the ${option} option, or 0 to pick a free one`,
+    );
+  }
+}
+
+function listen(server: http.Server, port: number, host: string, option: PortInUseError['option']): Promise<string> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(option, port, host) : error),
+    );
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       const address = server.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve(`http://${shownHost}:${address.port}`);

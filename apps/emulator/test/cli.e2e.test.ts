@@ -6,6 +6,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -218,15 +220,30 @@ describe('agentplane-emulator', () => {
     const { code, output } = await run(['--config', file, '--db', ':memory:']);
     expect(code).toBe(2);
     const lines = output.split('\n').map((line) => line.trim());
+    // Each line names the file, the line and column where the problem stands, then the key path.
     expect(lines).toContain(
-      'revision_outcomes[0].status: "FAILED" is not allowed; use one of DEPLOYED, CREATE_FAILED, BUILD_FAILED, DEPLOY_FAILED, INTERRUPTED',
+      `${file}:2:26: revision_outcomes[0].status: "FAILED" is not allowed; use one of DEPLOYED, CREATE_FAILED, BUILD_FAILED, DEPLOY_FAILED, INTERRUPTED`,
     );
     expect(lines).toContain(
-      'tenants[0].apikeys: unknown key; allowed here: id, organization_id, api_keys, bearer_tokens, oauth_providers, sandbox_pools',
+      `${file}:5:5: tenants[0].apikeys: unknown key; did you mean api_keys? allowed here: id, organization_id, api_keys, bearer_tokens, oauth_providers, sandbox_pools`,
     );
-    expect(lines).toContain('tenants[0].api_keys: missing; it is required');
-    expect(lines).toContain('tenants[0].sandbox_pools[0].replicas: "two" is not an integer');
-    expect(lines).toContain('agent-server: unknown key; allowed here: revision_outcomes, tenants, graphs, cors, crons, agent_server');
+    expect(lines).toContain(`${file}:4:5: tenants[0].api_keys: missing; it is required`);
+    expect(lines).toContain(`${file}:6:51: tenants[0].sandbox_pools[0].replicas: "two" is not an integer`);
+    expect(lines).toContain(
+      `${file}:7:1: agent-server: unknown key; did you mean agent_server? allowed here: revision_outcomes, tenants, graphs, cors, crons, agent_server`,
+    );
+  });
+
+  it('names the flag and the variable of a port in use, and that 0 picks a free one', async () => {
+    const first = await start(['--db', ':memory:']);
+    const port = new URL(first.agentServerUrl).port;
+    const second = await run(['--db', ':memory:', '--control-plane-port', '0', '--agent-server-port', port]);
+    first.child.kill('SIGTERM');
+    await first.exit;
+    expect(second.code).toBe(1);
+    expect(second.output).toContain(
+      `cannot start: port ${port} on 127.0.0.1 is in use (another emulator, or another server, listens there): choose another with --agent-server-port or AGENTPLANE_EMULATOR_AGENT_SERVER_PORT, or 0 to pick a free one`,
+    );
   });
 
   it('reads relative --config and --db paths from AGENTPLANE_INIT_CWD, where `npm start` was run', async () => {
@@ -337,6 +354,19 @@ describe('agentplane-emulator record', () => {
       '0',
     ]);
     expect(down).toMatchObject({ code: 1, output: expect.stringContaining('does not answer GET /ok') });
+    // A server that answers, but is not an agent server there: said at once, with what to check.
+    const notAgentServer = http.createServer((_, response) => response.writeHead(404).end('Cannot GET /ok'));
+    await new Promise<void>((resolve) => notAgentServer.listen(0, '127.0.0.1', resolve));
+    const wrong = await run([
+      'record',
+      '--upstream',
+      `http://127.0.0.1:${(notAgentServer.address() as AddressInfo).port}/api`,
+      '--out',
+      path.join(dir, 'never.yaml'),
+    ]);
+    notAgentServer.close();
+    expect(wrong).toMatchObject({ code: 1, output: expect.stringContaining('answers, but not as an agent server: GET http://127.0.0.1:') });
+    expect(wrong.output).toContain('/api/ok answered 404 ("Cannot GET /ok"), where an agent server answers 200 {"ok": true}');
     expect(fs.existsSync(path.join(dir, 'never.yaml'))).toBe(false);
     expect(await run(['--time-scale=-1'])).toMatchObject({
       code: 2,

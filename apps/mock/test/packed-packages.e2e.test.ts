@@ -367,6 +367,28 @@ describe('the public packages, packed and installed outside the workspace', () =
     },
     180_000,
   );
+
+  it('says how to build better-sqlite3 when its native build is missing (an install with scripts off)', () => {
+    const build = path.join(project, 'node_modules', 'better-sqlite3', 'build');
+    fs.renameSync(build, `${build}.off`);
+    try {
+      const result = spawnSync(
+        'npx',
+        ['agentplane-emulator', '--db', ':memory:', '--agent-server-port', '0', '--control-plane-port', '0'],
+        {
+          cwd: project,
+          encoding: 'utf8',
+          env: shellEnv(),
+          timeout: 60_000,
+        },
+      );
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('better-sqlite3, the SQLite driver the emulator keeps its data with, has no native build');
+      expect(result.stderr).toContain('`npm rebuild better-sqlite3`');
+    } finally {
+      fs.renameSync(`${build}.off`, build);
+    }
+  });
 });
 
 /** The CLI's bin, linked by npm from the installed tarball, against the installed mock. */

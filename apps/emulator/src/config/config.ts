@@ -248,15 +248,24 @@ function compiled(): NonNullable<typeof validator> {
 
 function validate(value: unknown, origin: string, source: ConfigSource | undefined): EmulatorConfig {
   const { config: validateSchema, branch } = compiled();
+  /** A problem as its line; its place in the file, when known, orders the lines. */
   const line = (problem: { path?: ConfigPath; pathText?: string; message: string }) => {
     const text = problem.pathText ?? pathText(problem.path ?? []);
     const at = source ? (problem.path ? source.positionOf(problem.path) : source.positionOfText(text)) : undefined;
-    return `${at ? `${origin}:${at.line}:${at.column}: ` : ''}${text || '(config)'}: ${problem.message}`;
+    return { at, text: `${at ? `${origin}:${at.line}:${at.column}: ` : ''}${text || '(config)'}: ${problem.message}` };
   };
-  const fail = (lines: string[]) => new ConfigError(`${origin} is invalid:\n${lines.map((text) => `  ${text}`).join('\n')}`);
+  type Line = ReturnType<typeof line>;
+  const inFileOrder = (a: Line, b: Line) => (a.at?.line ?? 0) - (b.at?.line ?? 0) || (a.at?.column ?? 0) - (b.at?.column ?? 0);
+  const fail = (lines: Line[]) =>
+    new ConfigError(
+      `${origin} is invalid:\n${[...lines]
+        .sort(inFileOrder)
+        .map((problem) => `  ${problem.text}`)
+        .join('\n')}`,
+    );
   if (!validateSchema(value)) throw fail(schemaProblems(validateSchema.errors ?? [], value, publishedConfigSchema(), branch).map(line));
   const config = value as EmulatorConfig;
-  const problems: string[] = [];
+  const problems: Line[] = [];
   const owners = new Map<string, number>();
   const tenants = config.tenants ?? [];
   tenants.forEach((tenant, t) => {
@@ -279,7 +288,7 @@ function validate(value: unknown, origin: string, source: ConfigSource | undefin
   });
   for (const problem of graphConfigProblems(config.graphs ?? {})) {
     const split = problem.indexOf(': ');
-    problems.push(split > 0 ? line({ pathText: problem.slice(0, split), message: problem.slice(split + 2) }) : problem);
+    problems.push(line(split > 0 ? { pathText: problem.slice(0, split), message: problem.slice(split + 2) } : { message: problem }));
   }
   if (problems.length > 0) throw fail(problems);
   if (value && typeof value === 'object') checked.add(value);

@@ -2,6 +2,7 @@
 // (one line with `ready` once it does), passes every request to the upstream agent server, and
 // when it is stopped (SIGINT or SIGTERM) writes the recording and exits.
 import { parseArgs } from 'node:util';
+import { onStopRequest } from '../shared/stop-signals.js';
 import { startRecorder, UpstreamUnreachable } from './recorder.js';
 
 export const RECORD_USAGE = `Usage: agentplane-emulator record --upstream <url> --out <file> [options]
@@ -9,7 +10,8 @@ export const RECORD_USAGE = `Usage: agentplane-emulator record --upstream <url> 
 Records what an agent server does, as a config the emulator replays: a proxy in front of the
 upstream server (a \`langgraph dev\`, or a deployment). Point your app or tests at it; every
 request goes to the upstream and every answer comes back unchanged, streams as they arrive. When
-it is stopped (Ctrl-C, SIGINT or SIGTERM), it writes <file>: every graph the upstream serves and
+it is stopped (Ctrl-C, SIGINT, SIGTERM or SIGHUP, or the process that started it going away, such
+as npm when \`npx\` is stopped), it writes <file>: every graph the upstream serves and
 the runs it saw, in the format of the emulator's graphs config. Replay it with
 \`agentplane-emulator --config <file>\`.
 
@@ -97,17 +99,22 @@ export async function recordMain(
   try {
     recorder = await startRecorder({ upstream, out, apiKey, port, host: values.host ?? '127.0.0.1', upstreamWaitMs: wait * 1000 });
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
     write.err(
-      `agentplane-emulator record: ${error instanceof UpstreamUnreachable ? error.message : `cannot start: ${(error as Error).message}`}\n`,
+      `agentplane-emulator record: ${
+        error instanceof UpstreamUnreachable
+          ? error.message
+          : code === 'EADDRINUSE'
+            ? `cannot start: port ${port} on ${values.host ?? '127.0.0.1'} is in use (another emulator, or another server, listens there): choose another with --agent-server-port, or 0 to pick a free one`
+            : `cannot start: ${(error as Error).message}`
+      }\n`,
     );
     return 1;
   }
   write.out(`agentplane-emulator record ready: agent server ${recorder.url} → ${upstream.origin}; recording to ${out}\n`);
   return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      write.out(`agentplane-emulator record: ${signal}, writing the recording\n`);
+    onStopRequest((reason) => {
+      write.out(`agentplane-emulator record: ${reason}, writing the recording\n`);
       recorder.stop().then(
         (summary) => {
           write.out(`agentplane-emulator record: wrote ${summary.file}: ${summary.graphs} graph(s), ${summary.runs} run(s)\n`);
@@ -119,8 +126,6 @@ export async function recordMain(
           resolve(1);
         },
       );
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    });
   });
 }

@@ -53,16 +53,28 @@ interface ThreadCapture {
 
 export class UpstreamUnreachable extends Error {}
 
+/** Why an upstream that answers is not recorded: what it answered, and what an agent server answers instead. */
+function notAnAgentServer(upstream: URL, answer: { status: number; body: string }): string {
+  const where = `${upstream.href.replace(/\/$/, '')}/ok`;
+  if (answer.status === 401 || answer.status === 403)
+    return `the upstream ${upstream.origin} refuses the recorder (GET ${where} answered ${answer.status}): give its API key with --upstream-api-key or AGENTPLANE_UPSTREAM_API_KEY (LANGSMITH_API_KEY is read too)`;
+  return `the upstream ${upstream.origin} answers, but not as an agent server: GET ${where} answered ${answer.status}${answer.body ? ` (${JSON.stringify(answer.body.slice(0, 80))})` : ''}, where an agent server answers 200 {"ok": true}. Is --upstream the agent server's root URL (a \`langgraph dev\` prints it: http://127.0.0.1:2024)?`;
+}
+
 /** How long the traffic must pause before the threads runs wrote to are read. */
 const IDLE_MS = 250;
 
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const upstream = new Upstream(options.upstream, options.apiKey);
   const deadline = Date.now() + (options.upstreamWaitMs ?? 60_000);
-  while (!(await upstream.reachable())) {
+  for (;;) {
+    const answer = await upstream.probe();
+    if (answer?.status === 200) break;
+    // A server that answers, but not 200 and not because it is starting (5xx), is not an agent server there: no wait helps.
+    if (answer && answer.status < 500) throw new UpstreamUnreachable(notAnAgentServer(options.upstream, answer));
     if (Date.now() > deadline)
       throw new UpstreamUnreachable(
-        `the upstream agent server ${options.upstream.origin} does not answer GET /ok within ${Math.round((options.upstreamWaitMs ?? 60_000) / 1000)} s (is it running? is its URL right?)`,
+        `the upstream agent server ${options.upstream.origin} does not answer GET /ok within ${Math.round((options.upstreamWaitMs ?? 60_000) / 1000)} s (${answer ? `it answered ${answer.status}` : 'nothing listens there'}; is it running? is its URL right?)`,
       );
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

@@ -53,13 +53,14 @@ export class Upstream {
     return (await response.json()) as T;
   }
 
-  /** Whether the upstream answers at all (its `/ok`). */
-  async reachable(): Promise<boolean> {
+  /** What the upstream answers to `GET /ok`: its status and the start of its body, or undefined when nothing answers. */
+  async probe(): Promise<{ status: number; body: string } | undefined> {
+    const url = new URL(`${this.base.pathname.replace(/\/$/, '')}/ok`, this.base);
     try {
-      await this.request('GET', '/ok');
-      return true;
+      const response = await fetch(url, { headers: this.apiKey ? { 'x-api-key': this.apiKey } : {}, signal: AbortSignal.timeout(30_000) });
+      return { status: response.status, body: (await response.text()).slice(0, 200) };
     } catch {
-      return false;
+      return undefined;
     }
   }
 

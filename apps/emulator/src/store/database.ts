@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
+import { nativeDriverProblem } from './native-driver.js';
 
 export type Db = Database.Database;
 
@@ -27,7 +28,12 @@ export interface OpenOptions {
 
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file);
+  let db: Db;
+  try {
+    db = new Database(file);
+  } catch (error) {
+    throw nativeDriverProblem(error) ?? error;
+  }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
