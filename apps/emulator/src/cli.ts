@@ -29,12 +29,15 @@ Options:
   --cron-speed <n>            run cron schedules n times faster than the clock, for tests:
                               60 runs a \`* * * * *\` cron every second (default 1)
   --host <host>               default ${DEFAULTS.host}
+  --detached                  keep running when its terminal closes or the process that
+                              started it exits (a server a CI step starts in the background
+                              with the bin itself); only SIGINT and SIGTERM stop it
   -h, --help                  show this help
 
 Each option can also come from the environment (a flag wins): AGENTPLANE_EMULATOR_CONFIG,
 AGENTPLANE_EMULATOR_DB, AGENTPLANE_EMULATOR_CONTROL_PLANE_PORT, AGENTPLANE_EMULATOR_AGENT_SERVER_PORT,
 AGENTPLANE_EMULATOR_REVISION_STEP_MS, AGENTPLANE_EMULATOR_TIME_SCALE, AGENTPLANE_EMULATOR_CRON_SPEED,
-AGENTPLANE_EMULATOR_HOST.
+AGENTPLANE_EMULATOR_HOST, AGENTPLANE_EMULATOR_DETACHED (1 or true).
 
 Relative paths (--config, --db and its default) are read from the directory the command was
 started in: AGENTPLANE_INIT_CWD when set (the repository's \`npm start\` sets it to where npm
@@ -44,7 +47,8 @@ sets it to yours), else the current directory. The database is the only file it 
 
 Stopping: Ctrl-C, SIGINT, SIGTERM or SIGHUP, or the process that started it going away (npm,
 when \`npx\` or \`npm run\` is stopped), stops it cleanly: open requests are ended, the database is
-closed, and it prints "stopped".
+closed, and it prints "stopped". Through npx, Ctrl-C makes npm itself exit 130 (npm's way of
+saying its command was interrupted); the emulator has stopped cleanly all the same.
 
 Exit codes: 0 after a clean stop, 1 when it cannot start (a port in use, an unreadable database)
 or cannot stop cleanly, 2 for a bad flag or config.
@@ -94,6 +98,7 @@ function parseFlags(argv: string[]) {
       'time-scale': { type: 'string' },
       'cron-speed': { type: 'string' },
       host: { type: 'string' },
+      detached: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -165,20 +170,24 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write(`agentplane-emulator ready: control plane ${emulator.controlPlaneUrl} · agent server ${emulator.agentServerUrl}\n`);
 
   const running = emulator;
+  const detached = values.detached === true || /^(1|true)$/i.test(process.env.AGENTPLANE_EMULATOR_DETACHED ?? '');
   return new Promise((resolve) => {
-    onStopRequest((reason) => {
-      process.stdout.write(`agentplane-emulator: ${reason}, stopping\n`);
-      running.close().then(
-        () => {
-          process.stdout.write('agentplane-emulator: stopped\n');
-          resolve(0);
-        },
-        (error: Error) => {
-          process.stderr.write(`agentplane-emulator: could not stop cleanly: ${error.message}\n`);
-          resolve(1);
-        },
-      );
-    });
+    onStopRequest(
+      (reason) => {
+        process.stdout.write(`agentplane-emulator: ${reason}, stopping\n`);
+        running.close().then(
+          () => {
+            process.stdout.write('agentplane-emulator: stopped\n');
+            resolve(0);
+          },
+          (error: Error) => {
+            process.stderr.write(`agentplane-emulator: could not stop cleanly: ${error.message}\n`);
+            resolve(1);
+          },
+        );
+      },
+      { detached },
+    );
   });
 }
 

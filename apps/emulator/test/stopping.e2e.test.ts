@@ -119,6 +119,16 @@ describe('the emulator stops cleanly', () => {
     await portFreed(shell.url);
   });
 
+  it('--detached outlives the process that started it, and stops on SIGTERM', async () => {
+    const shell = await launch('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" ${emulatorArgs.join(' ')} --detached; true`]);
+    shell.child.kill('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await fetch(`${shell.url}/ok`)).status).toBe(200);
+    signalGroup(shell.child.pid!, 'SIGTERM');
+    await printed(shell, 'stopped');
+    await portFreed(shell.url);
+  });
+
   it('through npx, on SIGTERM to npx (which npm does not pass on)', async () => {
     const npx = await launch('npx', ['--no-install', 'agentplane-emulator', ...emulatorArgs]);
     npx.child.kill('SIGTERM');

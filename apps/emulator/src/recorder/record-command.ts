@@ -21,6 +21,8 @@ Options:
   --agent-server-port <n>     where the recorder listens (default 8123; 0 picks a free port)
   --host <host>               default 127.0.0.1
   --wait-for-upstream <s>     how long to wait for the upstream to answer at start (default 60)
+  --detached                  keep recording when its terminal closes or the process that started
+                              it exits; only SIGINT and SIGTERM stop it
   --upstream-api-key <key>    sent to the upstream as X-Api-Key on every request; default from
                               AGENTPLANE_UPSTREAM_API_KEY, LANGGRAPH_API_KEY, LANGSMITH_API_KEY or
                               LANGCHAIN_API_KEY (a local \`langgraph dev\` needs none). No key is
@@ -48,6 +50,7 @@ export async function recordMain(
     host?: string;
     'upstream-api-key'?: string;
     'wait-for-upstream'?: string;
+    detached?: boolean;
     help?: boolean;
   };
   try {
@@ -60,6 +63,7 @@ export async function recordMain(
         host: { type: 'string' },
         'upstream-api-key': { type: 'string' },
         'wait-for-upstream': { type: 'string' },
+        detached: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -113,19 +117,22 @@ export async function recordMain(
   }
   write.out(`agentplane-emulator record ready: agent server ${recorder.url} → ${upstream.origin}; recording to ${out}\n`);
   return new Promise((resolve) => {
-    onStopRequest((reason) => {
-      write.out(`agentplane-emulator record: ${reason}, writing the recording\n`);
-      recorder.stop().then(
-        (summary) => {
-          write.out(`agentplane-emulator record: wrote ${summary.file}: ${summary.graphs} graph(s), ${summary.runs} run(s)\n`);
-          for (const note of summary.notes) write.err(`agentplane-emulator record: ${note}\n`);
-          resolve(0);
-        },
-        (error: Error) => {
-          write.err(`agentplane-emulator record: cannot write the recording: ${error.message}\n`);
-          resolve(1);
-        },
-      );
-    });
+    onStopRequest(
+      (reason) => {
+        write.out(`agentplane-emulator record: ${reason}, writing the recording\n`);
+        recorder.stop().then(
+          (summary) => {
+            write.out(`agentplane-emulator record: wrote ${summary.file}: ${summary.graphs} graph(s), ${summary.runs} run(s)\n`);
+            for (const note of summary.notes) write.err(`agentplane-emulator record: ${note}\n`);
+            resolve(0);
+          },
+          (error: Error) => {
+            write.err(`agentplane-emulator record: cannot write the recording: ${error.message}\n`);
+            resolve(1);
+          },
+        );
+      },
+      { detached: values.detached === true },
+    );
   });
 }

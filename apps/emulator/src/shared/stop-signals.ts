@@ -7,28 +7,33 @@
 //
 // The first of these starts the stop; later signals are ignored, so that a second Ctrl-C cannot
 // kill a recorder halfway through writing its file.
+//
+// Detached (`--detached`), only SIGINT and SIGTERM stop it: it outlives its terminal and the
+// process that started it, as a server started in the background by a CI step's shell must.
 
 const ORPHAN_CHECK_MS = 250;
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** Calls `stop` once, with why, at the first reason to stop; returns what undoes the watch. */
-export function onStopRequest(stop: (reason: string) => void): () => void {
+export function onStopRequest(stop: (reason: string) => void, options: { detached?: boolean } = {}): () => void {
+  const signals = options.detached ? (['SIGINT', 'SIGTERM'] as const) : (['SIGINT', 'SIGTERM', 'SIGHUP'] as const);
   let stopping = false;
   const request = (reason: string) => {
     if (stopping) return;
     stopping = true;
     stop(reason);
   };
-  const handlers = SIGNALS.map((signal) => {
+  const handlers = signals.map((signal) => {
     const handler = () => request(signal);
     process.on(signal, handler);
     return [signal, handler] as const;
   });
   const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid !== parent) request(`the process that started it (pid ${parent}) is gone`);
-  }, ORPHAN_CHECK_MS);
-  watch.unref();
+  const watch = options.detached
+    ? undefined
+    : setInterval(() => {
+        if (process.ppid !== parent) request(`the process that started it (pid ${parent}) is gone`);
+      }, ORPHAN_CHECK_MS);
+  watch?.unref();
   return () => {
     clearInterval(watch);
     // Signals stay handled (ignored) after a stop began: a default handler would kill the process mid-stop.
