@@ -43,6 +43,31 @@ const shellEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...extra,
 });
 
+/**
+ * The processes still running that a snippet started: each run of a snippet marks its environment
+ * (`AGENTPLANE_SNIPPET_RUN`), which every process it starts inherits. Waits up to 10 s for them to
+ * end, as a clean stop takes a moment.
+ */
+async function leftoversOf(mark: string): Promise<string[]> {
+  const find = () =>
+    fs.readdirSync('/proc').flatMap((pid) => {
+      if (!/^\d+$/.test(pid)) return [];
+      try {
+        if (!fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`AGENTPLANE_SNIPPET_RUN=${mark}`)) return [];
+        return [`${pid}: ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim()}`];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+  const deadline = Date.now() + 10_000;
+  let found = find();
+  while (found.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    found = find();
+  }
+  return found;
+}
+
 /** A file of the app, written as the README shows it. */
 function writeAppFile(file: string, text: string): void {
   fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
@@ -295,12 +320,14 @@ describe('the public packages, packed and installed outside the workspace', () =
       jobs: Record<string, { steps: { uses?: string; run?: string; if?: string; env?: Record<string, string> }[] }>;
     };
     const [agentServerPort, controlPlanePort] = [await freePort(), await freePort()];
+    const mark = `actions-${Date.now()}`;
     const ran: string[] = [];
     for (const step of Object.values(workflow.jobs).flatMap((job) => job.steps)) {
       // checkout and setup-node: the app is here, on this Node. npm ci: installed just before (a
       // second install would build better-sqlite3 again). `if: failure()`: nothing failed.
       if (step.uses || step.run === 'npm ci' || step.if === 'failure()') continue;
       const env = shellEnv({
+        AGENTPLANE_SNIPPET_RUN: mark,
         ...step.env,
         AGENTPLANE_EMULATOR_AGENT_SERVER_PORT: String(agentServerPort),
         AGENTPLANE_EMULATOR_CONTROL_PLANE_PORT: String(controlPlanePort),
@@ -315,23 +342,35 @@ describe('the public packages, packed and installed outside the workspace', () =
       'npx vitest run',
       expect.stringContaining('npx agentplane-emulator --config graphs.yaml --db :memory:'),
       'npm run test:e2e',
+      expect.stringContaining('kill "$(cat emulator.pid)"'),
     ]);
-    expect(fs.readFileSync(path.join(project, 'emulator.log'), 'utf8')).toContain(`agent server http://127.0.0.1:${agentServerPort}`);
+    const log = fs.readFileSync(path.join(project, 'emulator.log'), 'utf8');
+    expect(log).toContain(`agent server http://127.0.0.1:${agentServerPort}`);
+    // The job stops what it started: the emulator stopped cleanly, and nothing it started runs on.
+    expect(log).toContain('agentplane-emulator: stopped');
+    expect(await leftoversOf(mark)).toEqual([]);
   }, 300_000);
 
   it("starts the emulator of the README's Playwright config, which answers at its URL", async () => {
     const { default: config } = (await import(path.join(project, 'build', 'playwright.config.js'))) as {
-      default: { webServer: { command: string; url: string }[] };
+      default: { webServer: { command: string; url: string; gracefulShutdown?: { signal: string } }[] };
     };
     const server = config.webServer.find((entry) => entry.command.includes('agentplane-emulator'));
     expect(server?.command).toBe('npx agentplane-emulator --config graphs.yaml --db :memory:');
+    // Playwright stops it as stopGroup does below: SIGTERM to the process group (its default is SIGKILL).
+    expect(server?.gracefulShutdown).toMatchObject({ signal: 'SIGTERM' });
+    const mark = `playwright-${Date.now()}`;
     const port = await freePort();
     const url = server!.url.replace(':8123/', `:${port}/`);
     expect(url).not.toBe(server!.url);
     const emulator = startInApp(
       'bash',
       ['-c', server!.command],
-      shellEnv({ AGENTPLANE_EMULATOR_AGENT_SERVER_PORT: String(port), AGENTPLANE_EMULATOR_CONTROL_PLANE_PORT: '0' }),
+      shellEnv({
+        AGENTPLANE_SNIPPET_RUN: mark,
+        AGENTPLANE_EMULATOR_AGENT_SERVER_PORT: String(port),
+        AGENTPLANE_EMULATOR_CONTROL_PLANE_PORT: '0',
+      }),
     );
     try {
       await waitFor(
@@ -343,6 +382,8 @@ describe('the public packages, packed and installed outside the workspace', () =
     } finally {
       await stopGroup(emulator.child);
     }
+    expect(await leftoversOf(mark)).toEqual([]);
+    expect(emulator.output()).toContain('agentplane-emulator: stopped');
   }, 120_000);
 
   const PYTHON = '/usr/bin/python3';
@@ -355,15 +396,18 @@ describe('the public packages, packed and installed outside the workspace', () =
 
   it.skipIf(!hasPytest)(
     "runs the README's pytest fixture and test with Debian's python3 and pytest",
-    () => {
+    async () => {
+      const mark = `pytest-${Date.now()}`;
       const result = spawnSync(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_agent.py'], {
         cwd: project,
         encoding: 'utf8',
-        env: shellEnv(),
+        env: shellEnv({ AGENTPLANE_SNIPPET_RUN: mark }),
         timeout: 120_000,
       });
       expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
       expect(result.stdout).toMatch(/\b1 passed\b/);
+      // The fixture stops what it started.
+      expect(await leftoversOf(mark)).toEqual([]);
     },
     180_000,
   );

@@ -233,6 +233,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         threads: recordings,
         secrets: [...secrets],
         recordedAt: new Date(),
+        out: options.out,
       });
       writeAtomically(options.out, recording.text);
       // Written all the same (a person may fix it by hand), but said: a replay would refuse it.

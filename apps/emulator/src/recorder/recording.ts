@@ -7,6 +7,7 @@
 // keys the traffic carried are redacted wherever they would appear.
 import { createRequire } from 'node:module';
 import type { RecordedRun, RecordedStep, RecordedTask, ThreadRecording, Transition } from './run-steps.js';
+import { EMULATOR_VERSION, schemaReference } from './schema-reference.js';
 import type { UpstreamGraph } from './upstream.js';
 
 type Values = Record<string, unknown>;
@@ -24,6 +25,8 @@ export interface RecordingInput {
   /** Credentials the traffic carried (the upstream's key, clients' keys): never written. */
   secrets: readonly string[];
   recordedAt: Date;
+  /** Where the recording is written: its header's `$schema` is found from there. */
+  out: string;
 }
 
 /** The config of a recording, as an object: `graphs` by graph ID. */
@@ -187,8 +190,8 @@ export function recordingText(input: RecordingInput): {
   const config = recordingConfig(input);
   const runs = Object.values(config.graphs).reduce((sum, graph) => sum + (graph.runs as unknown[]).length, 0);
   const header = [
-    '# yaml-language-server: $schema=https://unpkg.com/@agentplane/emulator/dist/config.schema.json',
-    `# Recorded by \`agentplane-emulator record\` from ${withoutCredentials(input.upstream)} on ${input.recordedAt.toISOString()}:`,
+    `# yaml-language-server: $schema=${schemaReference(input.out)}`,
+    `# Recorded by \`agentplane-emulator record\` ${EMULATOR_VERSION} from ${withoutCredentials(input.upstream)} on ${input.recordedAt.toISOString()}:`,
     `# ${Object.keys(config.graphs).length} graph(s), ${runs} run(s). Replay it with \`agentplane-emulator --config <this file>\``,
     '# (`--time-scale 0.1` replays ten times faster). Edit it as any config: see the emulator README.',
     '',
