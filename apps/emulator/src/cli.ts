@@ -165,13 +165,10 @@ export async function main(argv: string[]): Promise<number> {
     return error instanceof ConfigError ? 2 : 1;
   }
 
-  if (emulator.defaultApiKey)
-    process.stdout.write(`agentplane-emulator: no tenants configured; tenant "default" uses API key ${emulator.defaultApiKey}\n`);
-  process.stdout.write(`agentplane-emulator ready: control plane ${emulator.controlPlaneUrl} · agent server ${emulator.agentServerUrl}\n`);
-
   const running = emulator;
   const detached = values.detached === true || /^(1|true)$/i.test(process.env.AGENTPLANE_EMULATOR_DETACHED ?? '');
-  return new Promise((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
+    // Before the ready line: whoever reads it may signal at once (a write to a pipe is synchronous).
     onStopRequest(
       (reason) => {
         process.stdout.write(`agentplane-emulator: ${reason}, stopping\n`);
@@ -189,6 +186,10 @@ export async function main(argv: string[]): Promise<number> {
       { detached },
     );
   });
+  if (emulator.defaultApiKey)
+    process.stdout.write(`agentplane-emulator: no tenants configured; tenant "default" uses API key ${emulator.defaultApiKey}\n`);
+  process.stdout.write(`agentplane-emulator ready: control plane ${emulator.controlPlaneUrl} · agent server ${emulator.agentServerUrl}\n`);
+  return stopped;
 }
 
 /** Why the emulator could not start, said in the terms of the command line: the flag or variable to change. */

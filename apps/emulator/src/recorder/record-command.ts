@@ -115,8 +115,8 @@ export async function recordMain(
     );
     return 1;
   }
-  write.out(`agentplane-emulator record ready: agent server ${recorder.url} → ${upstream.origin}; recording to ${out}\n`);
-  return new Promise((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
+    // Before the ready line: whoever reads it may signal at once (a write to a pipe is synchronous).
     onStopRequest(
       (reason) => {
         write.out(`agentplane-emulator record: ${reason}, writing the recording\n`);
@@ -135,4 +135,6 @@ export async function recordMain(
       { detached: values.detached === true },
     );
   });
+  write.out(`agentplane-emulator record ready: agent server ${recorder.url} → ${upstream.origin}; recording to ${out}\n`);
+  return stopped;
 }
