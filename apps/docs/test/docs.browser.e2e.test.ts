@@ -24,6 +24,10 @@ import { GUIDE, readmeBlocks } from './support/readme-examples.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'docs');
 const hasChromium = fs.existsSync(CHROMIUM);
+// A full-page screenshot of a long page took over 30 s (Playwright's default) on a CI machine
+// running the emulator's suites beside this one, and 6 s alone: the pictures are artifacts, so
+// they are given time rather than failing a check that had passed.
+const SCREENSHOT_TIMEOUT = 120_000;
 
 if (!hasChromium) {
   const notice = `Chromium not found at ${CHROMIUM}: the docs browser check is SKIPPED. Install it with \`apt-get install -y --no-install-recommends chromium\` (or set CHROMIUM_PATH).`;
@@ -31,7 +35,7 @@ if (!hasChromium) {
   console.warn(`\n⚠️  ${notice}\n`);
 }
 
-describe.skipIf(!hasChromium)('docs site in a browser', () => {
+describe.skipIf(!hasChromium)('docs site in a browser', { timeout: 300_000 }, () => {
   let browser: Browser;
   let site: Awaited<ReturnType<typeof serveStatic>>;
 
@@ -103,7 +107,7 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
       await expect(tab.locator(`nav a[href="#${id}"]`).count(), id).resolves.toBe(1);
       await expect(tab.locator(`section#${id} pre`).first().textContent(), id).resolves.toContain(snippet);
     }
-    await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'index.png'), fullPage: true });
+    await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'index.png'), fullPage: true, timeout: SCREENSHOT_TIMEOUT });
     expect(external).toEqual([]);
     await context.close();
   });
@@ -124,7 +128,7 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     const sample = await tab.locator('section#sample pre').textContent();
     expect(sample).toContain('every served operation conforms');
     expect(sample).toMatch(/search:limit-offset\s+pass/);
-    await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'conformance.png'), fullPage: true });
+    await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'conformance.png'), fullPage: true, timeout: SCREENSHOT_TIMEOUT });
     expect(index.external).toEqual([]);
     expect(index.errors).toEqual([]);
     await index.context.close();
@@ -149,7 +153,7 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     await tab.locator('nav.toc a[href="#in-process-in-your-tests"]').click();
     await tab.waitForURL('**#in-process-in-your-tests');
     await expect(tab.locator('h3#in-process-in-your-tests').isVisible()).resolves.toBe(true);
-    await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'test-without-an-llm.png'), fullPage: true });
+    await tab.screenshot({ path: path.join(SCREENSHOT_DIR, 'test-without-an-llm.png'), fullPage: true, timeout: SCREENSHOT_TIMEOUT });
     expect(index.external).toEqual([]);
     expect(index.errors).toEqual([]);
     await index.context.close();
@@ -225,11 +229,11 @@ describe.skipIf(!hasChromium)('docs site in a browser', () => {
     }
     // With the language menu open over the last sample, so the picture shows every label.
     await language.locator('button').click();
-    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, 'control-plane-createDeployment.png') });
+    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, 'control-plane-createDeployment.png'), timeout: SCREENSHOT_TIMEOUT });
     const wanted = process.env.AGENTPLANE_DOCS_SCREENSHOT;
     if (wanted) {
       fs.mkdirSync(path.dirname(path.resolve(wanted)), { recursive: true });
-      await panel.screenshot({ path: path.resolve(wanted) });
+      await panel.screenshot({ path: path.resolve(wanted), timeout: SCREENSHOT_TIMEOUT });
     }
     expect(external).toEqual([]);
     expect(errors).toEqual([]);
