@@ -172,7 +172,8 @@ export const AG_UI_SCENARIOS: Record<string, Scenario> = {
     agent.addMessage(userMessage('hello there'));
     const first = await runAgent(agent);
     agent.addMessage(userMessage('and again'));
-    const second = await runAgent(agent);
+    // As CopilotKit's runtime runs it: its agent asks for subgraphs' events too.
+    const second = await runAgent(agent, { forwardedProps: { streamSubgraphs: true } });
     for (const run of [first, second]) {
       expect(run.outcome).toBe(RESOLVED);
       expect(await verdictOf(run.events)).toBe('well formed');
