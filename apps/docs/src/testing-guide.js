@@ -16,7 +16,7 @@ export const TESTING_PAGE_TITLE = 'Test your agent app without an LLM';
 
 /**
  * The README sections the page shows, in this order, and the code blocks each must keep: the
- * config (both forms), a recording and how it is made, the conversation through the SDK, the CLI for CI, the in-process test; the same from an
+ * config (both forms), a recording and how it is made, the conversation through the SDK, the CLI for CI, the in-process test, CopilotKit's adapter; the same from an
  * app's own repository; then what runs do, and what a browser UI needs.
  */
 export const TESTING_SECTIONS = [
@@ -36,6 +36,8 @@ export const TESTING_SECTIONS = [
       { lang: 'ts', contains: 'client.runs.wait(' },
       { lang: 'sh', contains: 'npx agentplane-emulator --config graphs.yaml --db :memory:' },
       { lang: 'ts', contains: 'createEmulator({' },
+      // CopilotKit's way in: the AG-UI LangGraph adapter against the emulator.
+      { lang: 'ts', contains: "from '@ag-ui/langgraph'" },
     ],
   },
   // The same, from an app's own repository: the install, the command, Vitest, Playwright, CI, pytest.

@@ -31,6 +31,7 @@ describe('the page', () => {
       'in-ci',
       'in-process-in-your-tests',
       'test-a-usestream-ui-against-the-emulator',
+      'copilotkit',
       'vitest-an-emulator-per-test',
       'playwright-the-emulator-beside-your-ui',
       'github-actions',
@@ -120,6 +121,11 @@ describe('a README that loses what the page shows', () => {
       /no ts block with "createEmulator\(\{"/,
     ],
     [
+      'the CopilotKit example',
+      (text: string) => text.replace("from '@ag-ui/langgraph'", "from 'ag-ui'"),
+      /section "Test your agent app without an LLM" has no ts block with "from '@ag-ui\/langgraph'"/,
+    ],
+    [
       'the pytest fixture',
       (text: string) => text.replace('def agent_server_url', 'def emulator_url'),
       /section "Use it in your project" has no python block with "def agent_server_url"/,
@@ -195,6 +201,18 @@ describe('the examples, run as they stand', () => {
 
   it('the in-process test passes as written', async () => {
     await runExample(RUN_DIR, 'in-process', blocks(GUIDE, 'ts')[1] ?? '');
+  });
+
+  it("the CopilotKit example passes as written: the AG-UI LangGraph adapter's tool call, state and interrupt", async () => {
+    const example = blocks(GUIDE, 'ts').find((block) => block.includes("from '@ag-ui/langgraph'"));
+    for (const step of [
+      'new LangGraphAgent({ deploymentUrl: emulator.agentServerUrl',
+      'TOOL_CALL_RESULT',
+      'on_interrupt',
+      'forwardedProps',
+    ])
+      expect(example, step).toContain(step);
+    await runExample(RUN_DIR, 'copilotkit', example ?? '');
   });
 });
 

@@ -449,7 +449,7 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
       agent().POST('/threads/{thread_id}/runs/wait', {
         ...agentWithKey(),
         params: { path: { thread_id: MISSING } },
-        body: { assistant_id: 'agent', input: ask('x'), command: { resume: 'y' } } as never,
+        body: { assistant_id: 'agent', input: { messages: [{ role: 'user', type: 'ai', content: 'x' }] } } as never,
       }),
     'listRuns 200': async () =>
       agent().GET('/threads/{thread_id}/runs', {

@@ -181,6 +181,26 @@ describe('a streamed run', () => {
     }
   });
 
+  it("shows a tool's answer in on_tool_end with the ID the thread keeps when a messages mode names it, as the AG-UI adapter reads it", async () => {
+    const toolEnd = async (streamMode: string[]) => {
+      const threadId = await newThread();
+      const events = await collect(
+        client.runs.stream(threadId, 'support', { input: ask('Where is my order?'), streamMode: streamMode as never }),
+      );
+      const output = events.find((event) => event.event === 'events' && event.data.event === 'on_tool_end')?.data.data.output;
+      const stored = ((await client.threads.getState(threadId)).values as { messages: Values[] }).messages.find((m) => m.type === 'tool');
+      return { output, stored };
+    };
+    // The adapter's modes: the messages mode names it `run-<node run id>-tool-<call id>`, and so does on_tool_end.
+    const named = await toolEnd(['events', 'values', 'updates', 'messages-tuple']);
+    expect(named.stored!.id).toMatch(/^run-[0-9a-f-]{36}-tool-[0-9a-f-]{36}$/);
+    expect(named.output).toEqual({ ...named.stored, id: named.stored!.id });
+    // Without a messages mode the reducer names it afterwards: the event shows it without an ID.
+    const unnamed = await toolEnd(['events']);
+    expect(unnamed.output).not.toHaveProperty('id');
+    expect(unnamed.output).toEqual(Object.fromEntries(Object.entries(unnamed.stored!).filter(([key]) => key !== 'id')));
+  });
+
   it("names the model chunks with the agent node's namespace with stream_subgraphs, and announces each state's checkpoint", async () => {
     const threadId = await newThread();
     const events = await collect(

@@ -226,6 +226,37 @@ describe('interrupts and breakpoints', () => {
     expect(texts(await client.runs.wait(threadId, 'support', { input: null })).at(-1)).toBe('ai: It shipped yesterday.');
   });
 
+  it('runs the command and ignores the input given beside it, as the AG-UI adapter and agent-chat-ui send it', async () => {
+    const threadId = await newThread();
+    await client.runs.wait(threadId, 'support', { input: ask('I want a refund') });
+    const state = await client.threads.getState(threadId);
+    // The AG-UI LangGraph adapter (CopilotKit) sends the thread's state as input beside every resume.
+    const input = { ...(state.values as Values), messages: [...((state.values as Values).messages ?? []), ...ask('ignored').messages] };
+    const resumed = await client.runs.wait(threadId, 'support', { input, command: { resume: 'approved' } });
+    expect(texts(resumed)).toEqual(['human: I want a refund', 'ai: Refund sent (approved).']);
+    const [run] = await client.runs.list(threadId);
+    expect((run as unknown as { kwargs: Record<string, unknown> }).kwargs).toMatchObject({ input, command: { resume: 'approved' } });
+    // agent-chat-ui answers an interrupt with `input: {}`; a command update writes, the input does not.
+    const other = await newThread('echo');
+    const updated = await client.runs.wait(other, 'echo', { input: {}, command: { update: ask('via command'), goto: 'agent' } });
+    expect(texts(updated)).toEqual(['human: via command', 'ai: via command']);
+    const stateless = await client.runs.wait(null, 'echo', { input: ask('ignored'), command: { update: ask('stateless'), goto: 'agent' } });
+    expect(texts(stateless)).toEqual(['human: stateless', 'ai: stateless']);
+    // The ignored input is still held to its schema: a malformed message is a 422 naming it, and nothing runs.
+    const runsBefore = (await client.runs.list(threadId)).length;
+    const refused = await rawRequest(emulator.agentServerUrl, {
+      method: 'POST',
+      path: `/threads/${threadId}/runs/wait`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ assistant_id: 'support', input: { messages: [{ type: 'human' }] }, command: { resume: 'again' } }),
+    });
+    expect([refused.status, refused.json]).toEqual([
+      422,
+      { detail: [{ loc: ['body', 'input', 'messages', 0, 'content'], msg: 'Field required', type: 'missing' }] },
+    ]);
+    expect(await client.runs.list(threadId)).toHaveLength(runsBefore);
+  });
+
   it('takes a command update and goto as input: one input checkpoint, then the node named', async () => {
     const threadId = await newThread('echo');
     const values = await client.runs.wait(threadId, 'echo', { command: { update: ask('via command'), goto: 'agent' } });
@@ -745,6 +776,69 @@ describe('input', () => {
     expect(stored[2]).toMatchObject({ type: 'tool', tool_call_id: 'call_1', name: 'lookup_order', content: 'shipped' });
   });
 
+  it('takes a message with both role and type naming one type as that message, every field kept, as the AG-UI adapter writes them', async () => {
+    const threadId = await newThread();
+    // The forms the AG-UI LangGraph adapter converts its user, assistant, tool and system messages to.
+    const messages = [
+      { id: 'u-1', role: 'user', type: 'human', content: [{ type: 'text', text: 'Where is my order?' }] },
+      {
+        id: 'a-1',
+        role: 'assistant',
+        type: 'ai',
+        content: '',
+        tool_calls: [{ id: 'call_1', name: 'lookup_order', args: { order_id: '4512' }, type: 'tool_call' }],
+      },
+      { id: 't-1', role: 'tool', type: 'tool', content: 'no such order', tool_call_id: 'call_1', status: 'error' },
+      { id: 's-1', role: 'system', type: 'system', content: 'Be brief.' },
+      { id: 'd-1', role: 'developer', type: 'system', content: 'Answer in English.' },
+      { id: 'u-2', role: 'human', type: 'human', content: 'thanks', name: 'alice' },
+    ];
+    await client.threads.updateState(threadId, { values: { messages }, asNode: 'agent' });
+    const stored = ((await client.threads.getState(threadId)).values as Values).messages!;
+    expect(stored.map((m) => [m.id, m.type, m.role])).toEqual([
+      ['u-1', 'human', undefined],
+      ['a-1', 'ai', undefined],
+      ['t-1', 'tool', undefined],
+      ['s-1', 'system', undefined],
+      ['d-1', 'system', undefined],
+      ['u-2', 'human', undefined],
+    ]);
+    expect(stored[0]?.content).toEqual([{ type: 'text', text: 'Where is my order?' }]);
+    expect(stored[1]?.tool_calls).toEqual(messages[1]!.tool_calls);
+    expect(stored[2]).toMatchObject({ tool_call_id: 'call_1', status: 'error', content: 'no such order' });
+    expect(stored[3]?.additional_kwargs).toEqual({});
+    expect(stored[4]?.additional_kwargs).toEqual({ __openai_role__: 'developer' });
+    expect(stored[5]?.name).toBe('alice');
+  });
+
+  it('refuses a message whose role names another type than its type, naming both', async () => {
+    const threadId = await newThread();
+    const before = await client.threads.getState(threadId);
+    for (const [role, type, msg] of [
+      ['user', 'ai', "Input should be 'assistant' or 'ai', as type is 'ai'"],
+      ['assistant', 'human', "Input should be 'user' or 'human', as type is 'human'"],
+      ['developer', 'human', "Input should be 'user' or 'human', as type is 'human'"],
+      ['system', 'tool', "Input should be 'tool', as type is 'tool'"],
+    ]) {
+      const extra = type === 'tool' ? { tool_call_id: 'call_1' } : {};
+      const answer = await rawRequest(emulator.agentServerUrl, {
+        method: 'POST',
+        path: `/threads/${threadId}/runs/wait`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          assistant_id: 'support',
+          input: { messages: [ask('fine').messages[0], { role, type, content: 'hi', ...extra }] },
+        }),
+      });
+      expect([answer.status, answer.json], `${role} with ${type}`).toEqual([
+        422,
+        { detail: [{ loc: ['body', 'input', 'messages', 1, 'role'], msg, type: 'enum' }] },
+      ]);
+    }
+    expect(await client.runs.list(threadId)).toEqual([]);
+    expect((await client.threads.getState(threadId)).checkpoint).toEqual(before.checkpoint);
+  });
+
   it('refuses a role-form message it cannot store, with the 422 shape, and keeps the thread as it was', async () => {
     const threadId = await newThread();
     await client.runs.wait(threadId, 'support', { input: ask('hello') });
@@ -752,8 +846,10 @@ describe('input', () => {
     for (const [message, loc] of [
       [{ role: 'tool', content: 'shipped' }, 'tool_call_id'],
       [{ role: 'robot', content: 'beep' }, 'role'],
-      // Both forms at once is neither: the 422 names the forms there are.
-      [{ role: 'user', content: 'hi', type: 'human' }, 0],
+      // A role naming another type than `type`: the 422 is at role, and says which type it was held to.
+      [{ role: 'user', content: 'hi', type: 'ai' }, 'role'],
+      // Written without `type`, a message takes the role form's fields only.
+      [{ role: 'tool', content: 'shipped', tool_call_id: 'call_1', status: 'error' }, 'status'],
     ] as const) {
       const answer = await rawRequest(emulator.agentServerUrl, {
         method: 'POST',

@@ -316,15 +316,22 @@ describe('agent-server contract decisions', () => {
     expect(validate(schema('Message'), human).errors).toBe('');
     expect(validate(schema('Message'), { ...human, type: 'ai', tool_calls: [], usage_metadata: null }).errors).toBe('');
     expect(validate(schema('Message'), { ...human, type: 'robot' }).valid).toBe(false);
+    // Written, a message may also name its role, when the role names its type.
+    expect(validate(schema('MessageInput'), { ...human, role: 'user' }).errors).toBe('');
+    expect(validate(schema('MessageInput'), { ...human, role: 'developer', type: 'system' }).errors).toBe('');
+    expect(validate(schema('MessageInput'), { ...human, role: 'assistant' }).valid).toBe(false);
   });
 
   it('states the rules of a run in its schema', () => {
     const run = { assistant_id: 'support', input: { messages: [{ type: 'human', content: 'hi' }] } };
     expect(validate(schema('RunCreate'), run).errors).toBe('');
     expect(validate(schema('RunCreate'), { assistant_id: 'support', command: { resume: 'yes' }, input: null }).errors).toBe('');
+    // A command beside an input runs, the input ignored (as the AG-UI adapter and agent-chat-ui send it); the input is still checked.
+    expect(validate(schema('RunCreate'), { ...run, command: { resume: 'yes' } }).errors).toBe('');
+    expect(validate(schema('RunCreate'), { assistant_id: 'support', command: { resume: 'yes' }, input: {} }).errors).toBe('');
     for (const bad of [
       { input: {} },
-      { ...run, command: { resume: 'yes' } },
+      { assistant_id: 'support', input: { messages: [{ type: 'human' }] }, command: { resume: 'yes' } },
       { ...run, webhook: 'ftp://hooks.example.com/x' },
       { ...run, interrupt_before: 'tools' },
       { ...run, multitask_strategy: 'queue' },

@@ -98,7 +98,9 @@ function buildContract(name: ApiName): ApiContract {
   const table = TABLES[name];
   const validators = lazyValidators(name);
   const check = (validator: string) => validators('check')[validator]!;
-  const branches = table.branches as Readonly<Record<string, { validator: string; title: string | null }>>;
+  const branches = table.branches as Readonly<
+    Record<string, { validator: string; title: string | null; type: string | null; tags: Readonly<Record<string, unknown>> }>
+  >;
   const branchOf = (schema: unknown) => {
     const entry = branches[branchKey(schema)];
     if (!entry) throw new Error(`${name}: no generated validator for the union branch ${JSON.stringify(schema)}; rebuild the emulator`);
@@ -110,6 +112,7 @@ function buildContract(name: ApiName): ApiContract {
       return validate(value) ? [] : [...(validate.errors ?? [])];
     },
     titleOf: (schema) => branchOf(schema).title ?? undefined,
+    formOf: (schema) => ({ type: branchOf(schema).type ?? undefined, tags: branchOf(schema).tags }),
   };
   /** A check by a generated validator, found on first use: issues or null. */
   const issuesOf = (module: ValidatorModule, validator: string | null, location: Location) => {

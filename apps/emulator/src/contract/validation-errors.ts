@@ -26,10 +26,12 @@ export function toValidationIssues(errors: ErrorObject[], location: Location, un
 
 type Resolved = ErrorObject | ValidationIssue;
 
-/** What the union resolution needs from the validator: a check of one branch, a branch's title. */
+/** What the union resolution needs from the validator: a check of one branch, a branch's title and form. */
 export interface UnionSupport {
   validateBranch(schema: unknown, value: unknown): ErrorObject[];
   titleOf(schema: unknown): string | undefined;
+  /** The branch's JSON type, and its tags: the required fields whose value is a `const`. */
+  formOf(schema: unknown): { type: string | undefined; tags: Readonly<Record<string, unknown>> };
 }
 
 /**
@@ -37,7 +39,8 @@ export interface UnionSupport {
  * that cannot be traced back through `$ref`s. So each failed union is re-checked branch by
  * branch, and only the branch the input came closest to is reported (its errors lie deepest in
  * the input): for a nullable object, that is the object's own field errors. When no branch stands
- * out (the input is none of the forms), one error names the accepted forms instead.
+ * out (the input is none of the forms), one error names the accepted forms instead. A union
+ * whose forms have a tag is resolved by the tag first (namedByTag).
  */
 function resolveUnions(all: ErrorObject[], location: Location, unions: UnionSupport): Resolved[] {
   // A failed `if`/`then` is reported twice: as the `then` keyword's own errors, which name the
@@ -59,6 +62,16 @@ function resolveUnions(all: ErrorObject[], location: Location, unions: UnionSupp
       issueAt(union, location, 'Input matches more than one of the accepted forms', 'union_ambiguous'),
     ];
   }
+  const named = namedByTag(branches, union.data, unions);
+  const namedErrors = named
+    ? unions.validateBranch(named.branch, union.data).map((e) => ({ ...e, instancePath: `${at}${e.instancePath}` }))
+    : [];
+  if (named && namedErrors.length > 0) {
+    const issues = resolveUnions(namedErrors, location, unions).map((issue) =>
+      named.tag ? withTag(issue, location, at, named.tag) : issue,
+    );
+    return [...resolveUnions(outside, location, unions), ...issues];
+  }
   const ranked = branches
     .map((schema) =>
       unions
@@ -77,6 +90,39 @@ function resolveUnions(all: ErrorObject[], location: Location, unions: UnionSupp
     ? resolveUnions(best, location, unions)
     : [issueAt(union, location, unionMessage(branches.map((b) => unions.titleOf(b))), 'union_tag_invalid')];
   return [...resolveUnions(outside, location, unions), ...chosen];
+}
+
+/**
+ * A union of objects told apart by one tag field (a message's `type`) is a discriminated union:
+ * the input's tag names its form, whatever else the input holds, so `{"role": "user", "type":
+ * "ai"}` is an `ai` message whose role is wrong, not a role-form message with a stray `type`.
+ * An input without the tag names the one object form that has none (the role form of a message).
+ * Undefined when the union has no single tag field, or the input names no form or several.
+ */
+function namedByTag(branches: unknown[], data: unknown, unions: UnionSupport): { branch: unknown; tag?: [string, unknown] } | undefined {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const forms = branches.map((branch) => ({ branch, ...unions.formOf(branch) }));
+  const fields = new Set(forms.flatMap((form) => Object.keys(form.tags)));
+  if (fields.size !== 1) return undefined;
+  const [field] = fields as unknown as [string];
+  const given = Object.hasOwn(data, field);
+  const value = (data as Record<string, unknown>)[field];
+  const named = forms.filter((form) =>
+    given ? Object.hasOwn(form.tags, field) && form.tags[field] === value : form.type === 'object' && !Object.hasOwn(form.tags, field),
+  );
+  if (named.length !== 1) return undefined;
+  return { branch: named[0]!.branch, ...(given ? { tag: [field, value] as [string, unknown] } : {}) };
+}
+
+/**
+ * An issue of a form its tag named: a field whose allowed values that form fixes (a message's
+ * `role`) says which tag it was held to, so a contradiction names both fields.
+ */
+function withTag(issue: Resolved, location: Location, at: string, [field, value]: [string, unknown]): Resolved {
+  const ownField = (e: ErrorObject) => e.instancePath.startsWith(`${at}/`) && !e.instancePath.slice(at.length + 1).includes('/');
+  if ('loc' in issue || !(issue.keyword === 'enum' || issue.keyword === 'const') || !ownField(issue)) return issue;
+  const described = describe(issue, location);
+  return { ...described, msg: `${described.msg}, as ${field} is ${typeof value === 'string' ? `'${value}'` : JSON.stringify(value)}` };
 }
 
 function depth(list: ErrorObject[]): number {

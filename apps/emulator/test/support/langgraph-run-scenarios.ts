@@ -120,7 +120,26 @@ export const RUN_SCENARIOS: Record<string, Scenario> = {
       },
       asNode: 'agent',
     });
-    return { answer, after: await snapshot(client, threadId) };
+    // Both forms on one message, as the AG-UI LangGraph adapter (CopilotKit) writes every new one.
+    const bothForms = await client.runs.wait(threadId, 'support', {
+      input: {
+        messages: [
+          { id: 'rt-1', role: 'user', type: 'human', content: [{ type: 'text', text: 'one more' }], name: 'alice' },
+          {
+            id: 'rt-2',
+            role: 'assistant',
+            type: 'ai',
+            content: '',
+            tool_calls: [{ id: 'call_2', name: 'lookup_order', args: { order_id: '7' }, type: 'tool_call' }],
+            usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
+          },
+          { id: 'rt-3', role: 'tool', type: 'tool', content: 'no such order', tool_call_id: 'call_2', status: 'error', artifact: { n: 1 } },
+          { id: 'rt-4', role: 'developer', type: 'system', content: 'Be brief.' },
+          { id: 'rt-5', role: 'user', type: 'human', content: 'hello again' },
+        ],
+      },
+    });
+    return { answer, bothForms, after: await snapshot(client, threadId) };
   },
 
   'role-form messages refused or coerced differently': async (client, tag) => {
@@ -139,7 +158,8 @@ export const RUN_SCENARIOS: Record<string, Scenario> = {
         content: '',
         tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'lookup_order', arguments: '[1]' } }],
       }),
-      roleAndType: await written({ role: 'user', type: 'human', content: 'hi' }),
+      roleNamingAnotherType: await written({ role: 'user', type: 'ai', content: 'hi' }),
+      roleFormWithATypeFormField: await written({ role: 'tool', content: 'shipped', tool_call_id: 'call_1', status: 'error' }),
       after: await snapshot(client, threadId),
     };
   },
@@ -339,9 +359,39 @@ export const RUN_SCENARIOS: Record<string, Scenario> = {
     return { cancelled };
   },
 
+  // A resume as the AG-UI LangGraph adapter (CopilotKit) sends it, the thread's state as input
+  // beside the command; and as agent-chat-ui sends it, `input: {}`.
   'input and command together': async (client, tag) => {
-    const threadId = await newThread(client, tag, 'echo');
-    return { answer: await attempt(client.runs.wait(threadId, 'echo', { input: ask('x'), command: { resume: 'y' } })) };
+    const threadId = await newThread(client, tag, 'support');
+    const paused = await client.runs.wait(threadId, 'support', { input: ask('I want a refund') });
+    const { values } = await client.threads.getState(threadId);
+    const input = {
+      ...(values as Record<string, unknown>),
+      messages: [...(values as { messages: unknown[] }).messages, ...ask('x').messages],
+    };
+    const resumed = await client.runs.wait(threadId, 'support', { input, command: { resume: 'yes' } });
+    const echo = await newThread(client, tag, 'echo');
+    const updated = await client.runs.wait(echo, 'echo', { input: {}, command: { update: ask('via command'), goto: 'agent' } });
+    return {
+      paused,
+      resumed,
+      updated,
+      after: await snapshot(client, threadId),
+      // The resuming run's (the list's order is a difference of its own: runs-list-newest-first).
+      kwargs: (await client.runs.list(threadId))
+        .map((run) => (run as unknown as { kwargs: { input?: unknown; command?: unknown } }).kwargs)
+        .find((kwargs) => kwargs.command != null),
+    };
+  },
+
+  'an ignored input that is not valid': async (client, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    await client.runs.wait(threadId, 'support', { input: ask('I want a refund') });
+    const malformed = { messages: [{ type: 'human' }] } as never;
+    return {
+      resumed: await attempt(client.runs.wait(threadId, 'support', { input: malformed, command: { resume: 'yes' } })),
+      after: await snapshot(client, threadId),
+    };
   },
 
   // The LangGraph Python SDK's synchronous client sends `raise_error` in every runs.wait body (its

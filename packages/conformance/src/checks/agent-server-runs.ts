@@ -312,23 +312,44 @@ export const AGENT_SERVER_RUN_CHECKS: Check[] = [
   check({
     id: 'runs:input-and-command',
     area: 'runs',
-    title: 'a run with both input and command is refused with a 422, and nothing runs',
-    rule: 'RunCreate: command excludes input (422 HTTPValidationError)',
+    title: 'a run with both input and command runs the command and ignores the input; the run records both (conformance script)',
+    rule: 'RunCreate: command over input; Run.kwargs',
+    operations: ['waitRun', 'listRuns', 'createThread'],
+    async run(s, v) {
+      // A resume as the AG-UI LangGraph adapter (CopilotKit) sends it: the thread's state as input beside the command.
+      const { graph, thread } = await newScriptedThread(s, v);
+      await waitOn(s, v, thread.thread_id, { input: say('ask: refund') }, graph);
+      const input = say('not written');
+      const resumed = await waitOn(s, v, thread.thread_id, { input, command: { resume: 'yes' } }, graph);
+      v.equal(resumed.status, 200, `status (${short(resumed.error)})`);
+      v.equal(textOf(messagesOf(resumed.data).at(-1)), SCRIPTED.resumed('yes'), 'the reply after the resume');
+      v.equal(humanTexts(resumed.data), ['ask: refund'], 'human messages after it (the input not written)');
+      const runs = (await answer(s.client.GET('/threads/{thread_id}/runs', onThread(thread.thread_id)))).data ?? [];
+      const { kwargs } = runs.find((run) => run.kwargs.command != null) ?? {};
+      v.equal([kwargs?.input, kwargs?.command], [input, { resume: 'yes' }], 'the resuming run’s kwargs: input and command, as sent');
+    },
+  }),
+  check({
+    id: 'runs:ignored-input-checked',
+    area: 'runs',
+    title: 'an input beside a command is still held to its schema: a malformed message in it is a 422 naming it, and nothing runs',
+    rule: 'RunCreate.input (MessagesInput) beside RunCreate.command',
     operations: ['createRun', 'listRuns', 'createThread'],
-    difference: 'run-input-and-command',
+    difference: 'ignored-input-checked',
     async run(s, v) {
       const thread = await s.create(v);
       const graph = await runGraph(s, v);
       const refused = await answer(
         s.client.POST('/threads/{thread_id}/runs', {
           ...onThread(thread.thread_id),
-          body: { assistant_id: graph, input: say('hello'), command: { resume: 'yes' } } as never,
+          body: { assistant_id: graph, input: { messages: [{ type: 'human' }] }, command: { resume: 'yes' } } as never,
         }),
       );
-      v.equal(refused.status, 422, 'status');
+      if (refused.data) await release(s, refused.data as Run);
+      const locs = ((refused.error as { detail?: { loc?: unknown[] }[] } | undefined)?.detail ?? []).map((item) => item.loc?.join('.'));
+      v.equal([refused.status, locs], [422, ['body.input.messages.0.content']], 'status, and the issues’ loc');
       const runs = await answer(s.client.GET('/threads/{thread_id}/runs', onThread(thread.thread_id)));
       v.equal(runs.data?.length, 0, 'runs of the thread afterwards');
-      if (refused.data) await release(s, refused.data as Run);
     },
   }),
   check({

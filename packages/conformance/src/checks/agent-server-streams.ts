@@ -253,6 +253,25 @@ export const AGENT_SERVER_STREAM_CHECKS: Check[] = [
     },
   }),
   check({
+    id: 'streams:values-before-next-step',
+    area: 'streams',
+    title: 'with events streamed too, the state a step wrote (values) comes before the next step starts (its node’s on_chain_start)',
+    rule: 'StreamEventValues: after the input and after each step',
+    operations: ['streamRun', 'createThread'],
+    difference: 'values-before-next-step',
+    async run(s, v) {
+      const { events } = await streamedRun(s, v, { stream_mode: ['events', 'values'] });
+      const firstValues = events.findIndex((event) => event.event === 'values');
+      // The first node's start: an on_chain_start inside a step (its metadata names the node).
+      const firstNode = events.findIndex((event) => {
+        const data = event.json as { event?: string; metadata?: { langgraph_node?: unknown } } | undefined;
+        return event.event === 'events' && data?.event === 'on_chain_start' && typeof data.metadata?.langgraph_node === 'string';
+      });
+      if (firstValues < 0 || firstNode < 0) return v.stop(`the stream has no values event or no node start: ${show(names(events))}`);
+      v.that(firstValues < firstNode, `the input's values event (event ${firstValues}) before the first node's start (event ${firstNode})`);
+    },
+  }),
+  check({
     id: 'streams:resume-ended',
     area: 'streams',
     title: 'a resumable run’s stream, joined with Last-Event-ID n once it ended, continues with event n+1: the same events, no repeats',

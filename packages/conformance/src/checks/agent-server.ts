@@ -456,16 +456,70 @@ export const AGENT_SERVER_CHECKS: Check[] = [
     },
   }),
   check({
+    id: 'state:role-and-type-messages',
+    area: 'state',
+    title: 'messages with both role and type, as the AG-UI LangGraph adapter writes them, are the messages they name, every field kept',
+    rule: 'MessageInput: a type form with the role that names it',
+    operations: ['createThread', 'getThreadState'],
+    async run(s, v) {
+      const messages: MessageInput[] = [
+        { id: 'rt-1', role: 'user', type: 'human', content: 'Where is my order?' },
+        {
+          id: 'rt-2',
+          role: 'assistant',
+          type: 'ai',
+          content: '',
+          tool_calls: [{ id: 'call_1', name: 'lookup_order', args: { order_id: '4512' }, type: 'tool_call' }],
+        },
+        { id: 'rt-3', role: 'tool', type: 'tool', content: 'no such order', tool_call_id: 'call_1', status: 'error' },
+        { id: 'rt-4', role: 'developer', type: 'system', content: 'Answer in English.' },
+      ];
+      const created = await createWithMessages(s, messages);
+      if (!created.data) return v.stop(`createThread answered ${created.status}: ${short(created.error)}`);
+      const stored = ((await s.state(v, created.data.thread_id)).values?.messages ?? []) as Record<string, unknown>[];
+      v.equal(
+        stored.map((message) => [message.id, message.type, message.role, message.content]),
+        [
+          ['rt-1', 'human', undefined, 'Where is my order?'],
+          ['rt-2', 'ai', undefined, ''],
+          ['rt-3', 'tool', undefined, 'no such order'],
+          ['rt-4', 'system', undefined, 'Answer in English.'],
+        ],
+        'stored messages: [id, type, role, content]',
+      );
+      v.equal(
+        stored[1]?.tool_calls,
+        [{ id: 'call_1', name: 'lookup_order', args: { order_id: '4512' }, type: 'tool_call' }],
+        'assistant message: tool_calls',
+      );
+      v.equal([stored[2]?.tool_call_id, stored[2]?.status], ['call_1', 'error'], 'tool message: tool_call_id and status');
+      v.equal(
+        (stored[3]?.additional_kwargs as Record<string, unknown> | undefined)?.__openai_role__,
+        'developer',
+        'developer message: additional_kwargs.__openai_role__',
+      );
+    },
+  }),
+  check({
     id: 'state:role-form-refusals',
     area: 'state',
-    title: 'a role-form tool message without tool_call_id is a 422 naming it, and creates nothing',
-    rule: 'RoleMessageInput: a tool message requires tool_call_id',
+    title:
+      'a role-form tool message without tool_call_id is a 422 naming it, a role that names another type than `type` a 422 at role; neither creates anything',
+    rule: 'RoleMessageInput: a tool message requires tool_call_id; MessageInput: role and type name one type',
     operations: ['createThread'],
     difference: 'role-message-refusals',
     async run(s, v) {
-      const created = await createWithMessages(s, [{ role: 'tool', content: 'shipped' } as never]);
-      const locs = ((created.error as { detail?: { loc?: unknown[] }[] } | undefined)?.detail ?? []).map((item) => item.loc?.at(-1));
-      v.equal([created.status, locs.includes('tool_call_id')], [422, true], 'status, and an issue at tool_call_id');
+      const refused = async (message: unknown) => {
+        const created = await createWithMessages(s, [message as MessageInput]);
+        const locs = ((created.error as { detail?: { loc?: unknown[] }[] } | undefined)?.detail ?? []).map((item) => item.loc?.at(-1));
+        return [created.status, locs];
+      };
+      v.equal(
+        await refused({ role: 'tool', content: 'shipped' }),
+        [422, ['tool_call_id']],
+        'a tool message without tool_call_id: status, issues at',
+      );
+      v.equal(await refused({ role: 'user', type: 'ai', content: 'hi' }), [422, ['role']], 'role user with type ai: status, issues at');
     },
   }),
 

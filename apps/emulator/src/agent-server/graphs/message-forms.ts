@@ -2,7 +2,9 @@
 // the state stores: LangGraph's `type` form. The role form of chat-completion APIs
 // (`{"role": "user", "content": ...}`, which LangGraph's quickstarts send) is coerced as LangChain's
 // coerceMessageLikeToMessage does it: the role names the type, an assistant's OpenAI-style tool
-// calls become tool calls, and a `developer` message is a system message marked as such.
+// calls become tool calls, and a `developer` message is a system message marked as such. A message
+// with both `role` and `type` (the AG-UI LangGraph adapter writes every new message so) is coerced
+// the same way: the spec holds its role to name its type, so only `developer` adds its mark.
 
 type Values = Record<string, unknown>;
 

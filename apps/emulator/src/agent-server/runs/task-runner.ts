@@ -334,8 +334,16 @@ function answerToolCalls(plan: TaskPlan, context: TaskContext): Values[] {
       additional_kwargs: {},
       response_metadata: {},
     };
-    // The tool's output as the tool events show it: the answer before it is named.
-    if (plan.toolEvents) context.modes.toolCalled(context.call, toolCall, { ...answer });
+    // The tool's output as the tool events show it: the answer before the reducer names it, but
+    // with the name a messages mode gives it, which LangGraph's stream handler gives it before the
+    // tool's end event is sent (the AG-UI LangGraph adapter places the tool's message by it).
+    const named = context.modes.namesNodeMessages && typeof toolCall.id === 'string';
+    if (plan.toolEvents)
+      context.modes.toolCalled(
+        context.call,
+        toolCall,
+        named ? { ...answer, id: toolMessageName(context.call, toolCall.id!) } : { ...answer },
+      );
     return answer;
   });
 }
@@ -345,10 +353,14 @@ function nameMessages(made: Values[], call: NodeCall, modes: StreamModes): void 
   for (const message of made) {
     if (message.id !== undefined) continue;
     if (!modes.namesNodeMessages) message.id = newId();
-    else if (message.type === 'tool' && typeof message.tool_call_id === 'string')
-      message.id = `run-${call.runId}-tool-${message.tool_call_id}`;
+    else if (message.type === 'tool' && typeof message.tool_call_id === 'string') message.id = toolMessageName(call, message.tool_call_id);
     else message.id = `run-${call.runId}`;
   }
+}
+
+/** The name LangGraph's stream handler gives a tool's answer it streams. */
+function toolMessageName(call: NodeCall, toolCallId: string): string {
+  return `run-${call.runId}-tool-${toolCallId}`;
 }
 
 /** The writes as the task records them: the messages it made, without the IDs the reducer gives them afterwards. */
