@@ -789,6 +789,45 @@ export const AGENT_SERVER_CHECKS: Check[] = [
       v.equal([same.status, same.data?.metadata?.first], [200, true], 'if_exists do_nothing: status and the metadata kept');
     },
   }),
+  check({
+    id: 'errors:json-as-text-plain',
+    area: 'errors',
+    title: 'a JSON body sent as text/plain is read as JSON, as LangGraph Studio sends it',
+    rule: 'x-json-media-types: text/plain; createThread and searchThreads read it as application/json (decision A19)',
+    operations: ['createThread', 'searchThreads'],
+    async run(s, v) {
+      const plain = { 'content-type': 'text/plain;charset=UTF-8' };
+      const created = await answer(s.client.POST('/threads', { body: { metadata: { ...s.tag, studio: true } }, headers: plain }));
+      if (created.data) s.track(created.data.thread_id);
+      if (!v.equal([created.status, created.data?.metadata?.studio], [200, true], 'createThread as text/plain: status and metadata'))
+        return;
+      const found = await answer(s.client.POST('/threads/search', { body: { ids: [created.data!.thread_id] }, headers: plain }));
+      v.equal(
+        [found.status, found.data?.map((thread) => thread.thread_id)],
+        [200, [created.data!.thread_id]],
+        'searchThreads as text/plain',
+      );
+    },
+  }),
+  check({
+    id: 'errors:not-a-json-media-type',
+    area: 'errors',
+    title: 'a JSON body in a media type that is not read as JSON (a form) is a 415, and creates nothing',
+    rule: '415 UnsupportedMediaType (decision A19)',
+    operations: ['createThread'],
+    difference: 'json-media-types',
+    async run(s, v) {
+      const sent = await answer(
+        s.client.POST('/threads', {
+          body: { metadata: { ...s.tag } },
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          bodySerializer: (body) => JSON.stringify(body),
+        }),
+      );
+      if (sent.data) s.track(sent.data.thread_id);
+      v.equal(sent.status, 415, 'status');
+    },
+  }),
   // Assistants and the system routes (agent-server-assistants.ts).
   ...ASSISTANT_CHECKS,
   // Runs (agent-server-runs.ts).
