@@ -51,9 +51,16 @@ describe('a run behind a rate-limiting proxy', () => {
     expect(refusedRequests).toHaveLength(Object.keys(REFUSED).length);
     // Only the checks that need the conformance script are skipped: this emulator runs its echo graph.
     expect(report.results.filter((result) => result.verdict !== 'pass').map((result) => [result.id, result.verdict])).toEqual(
-      ['runs:tool-call', 'runs:node-error', 'runs:recursion-limit', 'runs:interrupt', 'streams:interrupt', 'streams:node-error'].map(
-        (id) => [id, 'skipped'],
-      ),
+      [
+        'runs:tool-call',
+        'runs:node-error',
+        'runs:recursion-limit',
+        'runs:interrupt',
+        'runs:strict-resume',
+        'runs:keyed-by-interrupt-id',
+        'streams:interrupt',
+        'streams:node-error',
+      ].map((id) => [id, 'skipped']),
     );
     expect(report.ok).toBe(true);
     expect(report.rateLimited.answers).toBe(3);

@@ -299,4 +299,9 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
   );
   `,
+  // 13: why a cancel ended a run, when the cancel said why (`reason=taken`: `taken:<run ID>`);
+  // null for every other run.
+  `
+  ALTER TABLE runs ADD COLUMN cancel_reason TEXT;
+  `,
 ];

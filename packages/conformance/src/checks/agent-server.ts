@@ -368,6 +368,50 @@ export const AGENT_SERVER_CHECKS: Check[] = [
     },
   }),
   check({
+    id: 'state:select',
+    area: 'state',
+    title: 'select keeps the selected keys of a state’s values (in getState, at a checkpoint and in history); the other fields stay',
+    rule: 'getThreadState, getThreadStateAtCheckpoint, getThreadStateAtCheckpointObject, getThreadHistory: ThreadStateSelect (decision A20)',
+    operations: ['getThreadState', 'getThreadStateAtCheckpoint', 'getThreadStateAtCheckpointObject', 'getThreadHistory', 'createThread'],
+    difference: 'state-select',
+    async run(s, v) {
+      const thread = await s.conversation(v);
+      const whole = await s.state(v, thread.thread_id);
+      const id = checkpointIdOf(whole)!;
+      const query = { select: ['values.messages'] };
+      const reads = [
+        ['getThreadState', s.client.GET('/threads/{thread_id}/state', { params: { path: { thread_id: thread.thread_id }, query } })],
+        [
+          'getThreadStateAtCheckpoint',
+          s.client.GET('/threads/{thread_id}/state/{checkpoint_id}', {
+            params: { path: { thread_id: thread.thread_id, checkpoint_id: id }, query },
+          }),
+        ],
+        [
+          'getThreadStateAtCheckpointObject',
+          s.client.POST('/threads/{thread_id}/state/checkpoint', {
+            ...path(thread.thread_id),
+            body: { checkpoint: { checkpoint_id: id }, ...query },
+          }),
+        ],
+      ] as const;
+      for (const [operation, call] of reads) {
+        const read = await answer<ThreadState>(call);
+        v.equal(read.data, { ...whole, values: { messages: whole.values.messages } }, `${operation} with select values.messages`);
+      }
+      const history = await s.history(v, thread.thread_id, { limit: 100, select: ['values.topic'] });
+      v.equal(
+        history.map((state) => Object.keys(state.values)),
+        (await s.history(v, thread.thread_id)).map((state) => ('topic' in state.values ? ['topic'] : [])),
+        'keys of each history state’s values with select values.topic',
+      );
+      const none = await answer<ThreadState>(
+        s.client.GET('/threads/{thread_id}/state', { params: { path: { thread_id: thread.thread_id }, query: { select: ['next'] } } }),
+      );
+      v.equal([none.data?.values, none.data?.checkpoint_id], [{}, id], 'select next: values and checkpoint_id');
+    },
+  }),
+  check({
     id: 'state:update-without-graph-id',
     area: 'state',
     title: 'state can be written on a thread whose metadata has no graph_id',
@@ -643,16 +687,18 @@ export const AGENT_SERVER_CHECKS: Check[] = [
   check({
     id: 'search:without-values',
     area: 'search',
-    title: 'search answers threads with config and without values',
-    rule: 'searchThreads: 200 Thread[], values absent unless selected, config present (decision A7)',
+    title: 'search answers threads with config and without values, even when select names values',
+    rule: 'searchThreads: 200 Thread[], values absent (select of values adds nothing), config present (decisions A7, A20)',
     operations: ['searchThreads', 'createThread'],
     difference: 'thread-values',
     async run(s, v) {
       const thread = await s.conversation(v);
       const found = (await s.search({ ids: [thread.thread_id] })).data ?? [];
       if (!v.equal(found.length, 1, 'threads found')) return;
-      v.that(found[0]!.values === undefined, 'values are answered; a search answer leaves them out unless selected');
+      v.that(found[0]!.values === undefined, 'values are answered; a search answer leaves them out');
       v.that(found[0]!.config !== undefined, 'config is absent');
+      const selected = (await s.search({ ids: [thread.thread_id], select: ['thread_id', 'values'] })).data ?? [];
+      v.that(selected[0]?.values === undefined, 'values are answered when selected; a search answer leaves them out all the same');
     },
   }),
   check({
@@ -664,14 +710,16 @@ export const AGENT_SERVER_CHECKS: Check[] = [
     difference: 'select-keeps-identifying-fields',
     async run(s, v) {
       const thread = await s.conversation(v);
-      const found = (await s.search({ ids: [thread.thread_id], select: ['thread_id', 'metadata', 'values'] })).data ?? [];
+      const found = (await s.search({ ids: [thread.thread_id], select: ['thread_id', 'metadata', 'config'] })).data ?? [];
       if (!v.equal(found.length, 1, 'threads found')) return;
-      v.equal(messageSummary(found[0]!.values), CONVERSATION_MESSAGES, 'selected values');
+      v.that(found[0]!.config !== undefined, 'selected config is absent');
       v.equal(
         ['thread_id', 'created_at', 'updated_at', 'metadata', 'status'].filter((field) => !(field in found[0]!)),
         [],
         'required fields missing',
       );
+      const none = (await s.search({ ids: [thread.thread_id], select: ['thread_id'] })).data ?? [];
+      v.that(none[0] !== undefined && none[0].config === undefined, 'config is answered though not selected');
     },
   }),
   check({
