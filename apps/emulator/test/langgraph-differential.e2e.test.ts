@@ -101,6 +101,7 @@ const DIFFERENCES: Record<string, Place[]> = {
     { scenario: 'get', path: '$.values' },
     { scenario: 'copy', path: '$.copy.values' },
     { scenario: 'search with extract', path: '$[*].values' },
+    { scenario: 'search with select', path: '$[*].values' },
   ],
   'thread-state-updated-at': [
     { scenario: '*', path: '$.waited.thread.state_updated_at' },
@@ -115,7 +116,7 @@ const DIFFERENCES: Record<string, Place[]> = {
       scenario: '*',
       path: /^\$\.(streamed|streamedWithSubgraphs|waited)\.(state|history\[\*\])\.(checkpoint_id|parent_checkpoint_id|metadata\.checkpoint_id)$/,
     },
-    ...['', '.state', '.history[*]'].flatMap((at) =>
+    ...['', '.state', '.atCheckpoint', '.history[*]'].flatMap((at) =>
       ['checkpoint_id', 'parent_checkpoint_id', 'metadata.checkpoint_id', 'metadata.graph_id', 'metadata.writes'].map((field) => ({
         scenario: '*',
         path: `$${at}.${field}`,
@@ -167,6 +168,14 @@ const DIFFERENCES: Record<string, Place[]> = {
   'join-unknown-run-404': ['$.joined.answer', '$.joined.failedWith'].map((path) => ({ scenario: 'join of an unknown run', path })),
   'delete-active-run': ['$.deleted.answer', '$.deleted.failedWith'].map((path) => ({ scenario: 'delete a running run', path })),
   'cancel-many-served': ['$.cancelled.answer', '$.cancelled.failedWith'].map((path) => ({ scenario: 'cancel many', path })),
+  'cancel-reason-recorded': ['$.takenByTheRunningRun', '$.listed[*][*]'].map((path) => ({ scenario: 'cancel with reason taken', path })),
+  'strict-resume': [
+    { scenario: 'strict resume naming an interrupt that does not wait', path: /^\$\.(refused\.(__interrupt__|__error__)|runs\[\*\])$/ },
+  ],
+  'keyed-by-interrupt-id': ['$.answeredWhole', '$.resumed.messages[*].content'].map((path) => ({
+    scenario: 'resume keyed by tool call (keyedByInterruptId false)',
+    path,
+  })),
   'run-input-and-command': ['$.answer.answer', '$.answer.failedWith'].map((path) => ({ scenario: 'input and command together', path })),
   'wait-answers-json': [{ scenario: 'wait answer media type', path: '$.contentType' }],
   'remove-unknown-message': [{ scenario: 'create with a RemoveMessage of an unknown id', path: '$' }],
@@ -184,6 +193,9 @@ const DIFFERENCES: Record<string, Place[]> = {
     path: `$[*].${field}`,
   })),
   'extract-answered': [{ scenario: 'search with extract', path: '$[*].extracted' }],
+  'state-select': [
+    { scenario: 'state and history with select', path: /^\$\.(state|atCheckpoint|history\[\*\])\.values\.(topic|messages)$/ },
+  ],
   'unknown-checkpoint-is-404': [
     { scenario: 'state at an unknown checkpoint', path: '$' },
     { scenario: 'update state at an unknown checkpoint', path: '$' },
@@ -199,6 +211,8 @@ const DIFFERENCES: Record<string, Place[]> = {
     '$.context',
     '$.flags.crons',
     '$.flags.langsmith_tracing_replicas',
+    '$.flags.strict_resume',
+    '$.flags.stream_namespaces',
   ].map((path) => ({
     scenario: 'info',
     path,
@@ -243,6 +257,8 @@ const DIFFERENCES: Record<string, Place[]> = {
   'join-stream-unknown-run-404': ['$.status', '$.events'].map((path) => ({ scenario: 'join stream of an unknown run', path })),
   'thread-stream': [{ scenario: 'thread stream', path: '$.status' }],
   'join-stream-mode-filter': [{ scenario: 'join stream with stream_mode', path: '$.events' }],
+  'stream-namespaces': [{ scenario: 'stream with namespace filters', path: '$.none' }],
+  'join-stream-checkpoint': [{ scenario: 'join stream after a checkpoint', path: '$.events' }],
   // It shows when that server serialises the event after the task wrote, which a task as quick as
   // weather's model_node always lets happen so far; a slower one may not.
   'debug-subgraph-task-results': [

@@ -131,6 +131,15 @@ export const SCENARIOS: Record<string, Scenario> = {
     const state = await client.threads.getState(thread.thread_id, history[2]!.checkpoint);
     return { state, equalsHistoryEntry: JSON.stringify(state) === JSON.stringify(history[2]) };
   },
+  'state and history with select': async (client, tag) => {
+    const thread = await conversation(client, tag);
+    const history = await client.threads.getHistory(thread.thread_id, { limit: 10 });
+    return {
+      state: await client.threads.getState(thread.thread_id, undefined, { select: ['values.messages'] }),
+      atCheckpoint: await client.threads.getState(thread.thread_id, history[2]!.checkpoint, { select: ['values.topic'] }),
+      history: await client.threads.getHistory(thread.thread_id, { limit: 10, select: ['values.topic'] }),
+    };
+  },
   'state at an unknown checkpoint': async (client, tag) => {
     const thread = await conversation(client, tag);
     return client.threads.getState(thread.thread_id, UNKNOWN_CHECKPOINT);
