@@ -193,6 +193,7 @@ const DIFFERENCES: Record<string, Place[]> = {
     path: `$[*].${field}`,
   })),
   'extract-answered': [{ scenario: 'search with extract', path: '$[*].extracted' }],
+  'thread-include-ttl': ['$.hasTtl', '$.ttlMinutes'].map((path) => ({ scenario: 'get with include ttl', path })),
   'state-select': [
     { scenario: 'state and history with select', path: /^\$\.(state|atCheckpoint|history\[\*\])\.values\.(topic|messages)$/ },
   ],
@@ -258,6 +259,7 @@ const DIFFERENCES: Record<string, Place[]> = {
   'thread-stream': [{ scenario: 'thread stream', path: '$.status' }],
   'join-stream-mode-filter': [{ scenario: 'join stream with stream_mode', path: '$.events' }],
   'stream-namespaces': [{ scenario: 'stream with namespace filters', path: '$.none' }],
+  'lifecycle-stream-mode': [{ scenario: 'streamed in lifecycle mode', path: '$' }],
   'join-stream-checkpoint': [{ scenario: 'join stream after a checkpoint', path: '$.events' }],
   // It shows when that server serialises the event after the task wrote, which a task as quick as
   // weather's model_node always lets happen so far; a slower one may not.

@@ -1,10 +1,11 @@
 // What the LangGraph SDK's 1.13–1.15 releases send on the legacy API, through the real SDK
 // (@langchain/langgraph-sdk 1.15), each accepted and honoured as the spec describes it: `select` of
-// getState and getHistory (the values narrowed, every answer still a ThreadState) and of a thread
+// getState and getHistory (the values narrowed, every answer still a ThreadState), of a thread
 // search (never any values) and of runs.list; `strictResume` (a resume that does not match the
 // interrupts waiting is refused, with LangGraph's UnknownInterruptError); `keyedByInterruptId` in a
-// resume's command; `reason: "taken"` on cancel (`cancel_reason`); `streamNamespaces` on streams
-// and joins; `checkpointId` on joins; and `/info`'s flags for strict resume and namespaces.
+// resume's command; `include: ["ttl"]` of threads.get; `reason: "taken"` on cancel
+// (`cancel_reason`); `streamNamespaces` on streams and joins; `checkpointId` on joins; the
+// `lifecycle` stream mode; and `/info`'s flags for strict resume and namespaces.
 import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
@@ -54,6 +55,11 @@ const GRAPHS: Record<string, GraphDefinition> = {
         ],
       },
     ],
+  },
+  // A subgraph node whose own node raises.
+  audit: {
+    channels: { messages: { reducer: 'messages', default: [] } },
+    runs: [{ steps: [{ node: 'audit', subgraph: [{ node: 'check', error: { name: 'AuditError', message: 'ledger mismatch' } }] }] }],
   },
 };
 
@@ -154,6 +160,30 @@ describe('select of a state read (getState, getHistory)', () => {
     expect((refused.detail as { loc: unknown[] }[])[0]!.loc).toEqual(['query', 'select', 0]);
     const inHistory = await sdkError(client.threads.getHistory(threadId, { select: ['values.'] }));
     expect((inHistory.detail as { loc: unknown[] }[])[0]!.loc).toEqual(['body', 'select', 0]);
+  });
+});
+
+describe('include of threads.get', () => {
+  it('adds the thread’s time to live with include ttl: the minutes last given and when it runs out', async () => {
+    const before = Date.now();
+    const thread = await client.threads.create({ ttl: 60 });
+    const read = await client.threads.get(thread.thread_id, { include: ['ttl'] });
+    expect(lastWire().path).toBe(`/threads/${thread.thread_id}?include=ttl`);
+    const ttl = (read as { ttl?: { strategy: string; ttl_minutes: number; expires_at: string } }).ttl!;
+    expect([ttl.strategy, ttl.ttl_minutes]).toEqual(['delete', 60]);
+    expect(Date.parse(ttl.expires_at) - before).toBeGreaterThanOrEqual(60 * 60_000);
+    expect(Date.parse(ttl.expires_at) - Date.now()).toBeLessThanOrEqual(60 * 60_000);
+    // An update that gives a ttl restarts the clock with its minutes; one that does not keeps them.
+    await client.threads.update(thread.thread_id, { ttl: 30 });
+    await client.threads.update(thread.thread_id, { metadata: { kept: true } });
+    const after = (await client.threads.get(thread.thread_id, { include: ['ttl'] })) as { ttl?: { ttl_minutes: number } };
+    expect(after.ttl?.ttl_minutes).toBe(30);
+    // Without include, no ttl; a thread that never expires answers null.
+    expect(await client.threads.get(thread.thread_id)).not.toHaveProperty('ttl');
+    const forever = await client.threads.create();
+    expect(((await client.threads.get(forever.thread_id, { include: ['ttl'] })) as { ttl?: unknown }).ttl).toBeNull();
+    const refused = await sdkError(client.threads.get(forever.thread_id, { include: ['values'] }));
+    expect([refused.status, (refused.detail as { loc: unknown[] }[])[0]!.loc]).toEqual([422, ['query', 'include', 0]]);
   });
 });
 
@@ -428,6 +458,43 @@ describe('streamNamespaces and checkpointId of streams', () => {
       client.runs.joinStream(threadId, run.run_id, { lastEventId: '2', checkpointId: afterPlan.checkpoint_id as string }),
     );
     expect(fromEvent).toEqual(all.slice(3));
+  });
+});
+
+describe('the lifecycle stream mode', () => {
+  const summary = (events: { event: string; data: any }[]) =>
+    events
+      .filter((event) => event.event.startsWith('lifecycle|'))
+      .map((event) => [
+        event.event.replace(/[0-9a-f-]{36}/g, '<id>'),
+        event.data.event,
+        event.data.namespace.length,
+        event.data.error ?? null,
+      ]);
+
+  it('sends an event as each subgraph starts and ends: interrupted, then completed once resumed, or failed', async () => {
+    const threadId = await newThread('review');
+    const paused = await eventsOf(client.runs.stream(threadId, 'review', { input: ask('announce'), streamMode: ['lifecycle'] }));
+    expect(paused.map((event) => event.event.split('|')[0])).toEqual(['metadata', 'lifecycle', 'lifecycle']);
+    expect(summary(paused)).toEqual([
+      ['lifecycle|review:<id>', 'started', 1, null],
+      ['lifecycle|review:<id>', 'interrupted', 1, null],
+    ]);
+    const [, started] = paused;
+    expect(started!.data.namespace).toEqual([started!.event.slice('lifecycle|'.length)]);
+    const resumed = await eventsOf(
+      client.runs.stream(threadId, 'review', { command: { resume: true }, streamMode: ['lifecycle', 'updates'] }),
+    );
+    expect(summary(resumed)).toEqual([
+      ['lifecycle|review:<id>', 'started', 1, null],
+      ['lifecycle|review:<id>', 'completed', 1, null],
+    ]);
+    const failed = await eventsOf(client.runs.stream(await newThread('audit'), 'audit', { input: ask('go'), streamMode: 'lifecycle' }));
+    expect(summary(failed)).toEqual([
+      ['lifecycle|audit:<id>', 'started', 1, null],
+      ['lifecycle|audit:<id>', 'failed', 1, { error: 'AuditError', message: 'ledger mismatch' }],
+    ]);
+    expect(failed.at(-1)?.event).toBe('error');
   });
 });
 

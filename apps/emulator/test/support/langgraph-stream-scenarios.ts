@@ -144,6 +144,10 @@ export const STREAM_SCENARIOS: Record<string, Scenario> = {
       ).map((event) => event.event);
     return { root: await streamed(['']), none: await streamed(['no_such_subgraph']) };
   },
+  'streamed in lifecycle mode': async (client, tag) => {
+    const threadId = await newThreadOf(client, tag, 'support');
+    return collect(client.runs.stream(threadId, 'support', { input: ask('hello'), streamMode: ['lifecycle', 'updates'] as never }));
+  },
   'join stream after a checkpoint': async (client, tag) => {
     const threadId = await newThreadOf(client, tag, 'support');
     const run = await client.runs.create(threadId, 'support', { input: ask('hello'), streamMode: ['values'], streamResumable: true });

@@ -388,6 +388,30 @@ export const AGENT_SERVER_STREAM_CHECKS: Check[] = [
     },
   }),
   check({
+    id: 'streams:lifecycle-mode',
+    area: 'streams',
+    title: 'streamRun accepts stream_mode lifecycle, whose events name subgraphs only: a graph without subgraphs sends none',
+    rule: 'StreamMode lifecycle; StreamEventLifecycle (decision A23)',
+    operations: ['streamRun', 'createThread'],
+    difference: 'lifecycle-stream-mode',
+    async run(s, v) {
+      const thread = await s.create(v);
+      const stream = await streamOn(s, thread.thread_id, {
+        assistant_id: await runGraph(s, v),
+        input: say('hello'),
+        stream_mode: ['lifecycle', 'values'],
+      });
+      expectStream(v, stream, 'streamRun with stream_mode lifecycle');
+      const events = await stream.rest(v, 'the stream with stream_mode lifecycle');
+      expectFraming(v, 'streamRun', events, 'streamRun with stream_mode lifecycle');
+      v.equal(
+        [...new Set(names(events))].filter((name) => name !== 'values'),
+        ['metadata'],
+        'events besides values (a root graph sends no lifecycle event)',
+      );
+    },
+  }),
+  check({
     id: 'streams:join-checkpoint',
     area: 'streams',
     title: 'joinRunStream with the checkpoint_id of a checkpoint the run wrote sends only the events after it; of another, every event',

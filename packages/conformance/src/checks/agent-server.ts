@@ -5,7 +5,7 @@
 // of that difference.
 import type { MessageInput, Thread, ThreadState } from '@agentplane/agent-server';
 import type { Verify } from '../verify.js';
-import { canonical } from '../verify.js';
+import { canonical, show } from '../verify.js';
 import { ASSISTANT_CHECKS } from './agent-server-assistants.js';
 import { CRON_CHECKS } from './agent-server-crons.js';
 import { AGENT_SERVER_RUN_CHECKS } from './agent-server-runs.js';
@@ -191,6 +191,29 @@ export const AGENT_SERVER_CHECKS: Check[] = [
       const thread = await s.create(v);
       const updated = await answer(s.client.PATCH('/threads/{thread_id}', { ...path(thread.thread_id), body: { ttl: 60 } }));
       v.equal(updated.status, 200, `status (${short(updated.error)})`);
+    },
+  }),
+  check({
+    id: 'threads:include-ttl',
+    area: 'threads',
+    title: 'getThread with include=ttl answers the thread’s time to live: the minutes last given, when it runs out; null for none',
+    rule: 'getThread: include (ttl); Thread.ttl (decision A24)',
+    operations: ['getThread', 'createThread'],
+    difference: 'thread-include-ttl',
+    async run(s, v) {
+      const before = Date.now();
+      const thread = await s.create(v, { ttl: 120 });
+      const read = async (threadId: string) =>
+        (await answer(s.client.GET('/threads/{thread_id}', { params: { path: { thread_id: threadId }, query: { include: ['ttl'] } } })))
+          .data?.ttl;
+      const ttl = await read(thread.thread_id);
+      v.equal([ttl?.strategy, ttl?.ttl_minutes], ['delete', 120], 'ttl: strategy and ttl_minutes');
+      const left = Date.parse(ttl?.expires_at ?? '') - before;
+      v.that(
+        left >= 120 * 60_000 && left < 125 * 60_000,
+        `ttl.expires_at: expected 120 minutes from the create, got ${show(ttl?.expires_at)}`,
+      );
+      v.equal(await read((await s.create(v)).thread_id), null, 'ttl of a thread without one');
     },
   }),
   check({

@@ -474,28 +474,37 @@ export class Execution {
     const subgraphRunId = newId();
     const input = channels.ofState(parent.values);
     this.modes.subgraphStarted(call, subgraphRunId, parent.values, { '': this.root.head!.checkpoint_id });
-    // A subgraph that stopped (an interrupt, a breakpoint) goes on from its checkpoint, which it streams first.
-    const continuing = latest !== undefined && latest.next.length > 0;
-    if (continuing) this.modes.startedFrom(frame.values, latest, ns);
-    else {
-      this.commitIn(frame, { values: frame.values, next: [START], tasks: [pendingTask(START)], metadata: frame.metadataOf('input', -1) });
-      this.writeStart(
-        frame,
-        input,
-        (steps[0] ?? []).map((task) => task.node),
-        { run: 0, step: 0 },
-      );
+    this.modes.subgraphLifecycle(ns, 'started');
+    try {
+      // A subgraph that stopped (an interrupt, a breakpoint) goes on from its checkpoint, which it streams first.
+      const continuing = latest !== undefined && latest.next.length > 0;
+      if (continuing) this.modes.startedFrom(frame.values, latest, ns);
+      else {
+        this.commitIn(frame, { values: frame.values, next: [START], tasks: [pendingTask(START)], metadata: frame.metadataOf('input', -1) });
+        this.writeStart(
+          frame,
+          input,
+          (steps[0] ?? []).map((task) => task.node),
+          { run: 0, step: 0 },
+        );
+      }
+      // The breakpoints compiled into the subgraph stop it, and the run with it; a run that goes on passes the one it stopped at.
+      const breakpoints = this.graph.breakpointsOf(plan.node);
+      let first = true;
+      while (frame.head && frame.head.next.length > 0) {
+        const nodes = frame.head.next;
+        if (!(first && continuing) && nodes.some((node) => breakpoints.before.includes(node))) this.subgraphBreakpoint();
+        await this.superstep(frame, nodes);
+        first = false;
+        if (nodes.some((node) => breakpoints.after.includes(node))) this.subgraphBreakpoint();
+      }
+    } catch (error) {
+      // How it ended, for `lifecycle`: stopped at an interrupt or a breakpoint, or a node raised.
+      if (error instanceof TaskInterrupt) this.modes.subgraphLifecycle(ns, 'interrupted');
+      else if (error instanceof NodeError) this.modes.subgraphLifecycle(ns, 'failed', { error: error.kind, message: error.message });
+      throw error;
     }
-    // The breakpoints compiled into the subgraph stop it, and the run with it; a run that goes on passes the one it stopped at.
-    const breakpoints = this.graph.breakpointsOf(plan.node);
-    let first = true;
-    while (frame.head && frame.head.next.length > 0) {
-      const nodes = frame.head.next;
-      if (!(first && continuing) && nodes.some((node) => breakpoints.before.includes(node))) this.subgraphBreakpoint();
-      await this.superstep(frame, nodes);
-      first = false;
-      if (nodes.some((node) => breakpoints.after.includes(node))) this.subgraphBreakpoint();
-    }
+    this.modes.subgraphLifecycle(ns, 'completed');
     this.modes.subgraphEnded(call, subgraphRunId, frame.values, parent.values);
     // The node writes what of the subgraph's state its graph has; its chain's output is the whole of it.
     return { written: parent.channels.ofState(frame.values), output: frame.values };

@@ -12,7 +12,7 @@ import { withSelectedValues } from './state-select.js';
 import type { SubgraphCheckpoints } from './subgraph-checkpoints.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 import { pendingInputOf, planSupersteps } from './supersteps.js';
-import type { CheckpointRow, StampedCheckpoint, ThreadRow, ThreadStore } from './thread-store.js';
+import type { CheckpointRow, StampedCheckpoint, ThreadExpiry, ThreadRow, ThreadStore } from './thread-store.js';
 import { fullMetadata } from './thread-store.js';
 
 type Values = Record<string, unknown>;
@@ -44,8 +44,11 @@ export function threadHandlers(
   const graphOf = (metadata: Values) => graphs.get(graphIdOf(metadata));
   const now = options.now ?? Date.now;
   const nowIso = () => new Date(now()).toISOString();
-  const expiryOf = (ttl: ThreadTtl | undefined) =>
-    ttl === undefined ? null : now() + (typeof ttl === 'number' ? ttl : ttl.ttl) * MINUTE_MS;
+  const expiryOf = (ttl: ThreadTtl | undefined): ThreadExpiry | null => {
+    if (ttl === undefined) return null;
+    const minutes = typeof ttl === 'number' ? ttl : ttl.ttl;
+    return { expiresAt: now() + minutes * MINUTE_MS, minutes };
+  };
   const threadNotFound = (threadId: string) => new HttpError(404, `Thread with ID ${threadId} not found.`);
   const checkpointNotFound = (threadId: string, checkpointId: string) =>
     new HttpError(404, `Checkpoint ${checkpointId} not found for thread ${threadId}.`);
@@ -169,11 +172,20 @@ export function threadHandlers(
       return { status: 200, body: { pruned_count: pruned } };
     },
 
-    getThread({ path }) {
+    getThread({ path, query }) {
       const threadId = canonicalUuid(path.thread_id);
       const thread = store.json(threadId);
       if (!thread) throw threadNotFound(threadId);
-      return { status: 200, body: thread };
+      if (!query.include?.includes('ttl')) return { status: 200, body: thread };
+      // `include=ttl` adds the thread's time to live (null for one that never expires).
+      const ttl = store.ttl(threadId);
+      return {
+        status: 200,
+        body: {
+          ...(JSON.parse(thread.text) as Thread),
+          ttl: ttl ? { strategy: 'delete' as const, ttl_minutes: ttl.minutes, expires_at: new Date(ttl.expiresAt).toISOString() } : null,
+        },
+      };
     },
 
     getThreadState({ path, query }) {
