@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
-import { ask, SUPPORT_GRAPH } from './support/run-graphs.js';
+import { ask, REVIEW_GRAPH, SUPPORT_GRAPH } from './support/run-graphs.js';
 import type { WireRecord } from './support/sdk-client.js';
 import { sdkClient, sdkError } from './support/sdk-client.js';
 
@@ -38,24 +38,7 @@ const GRAPHS: Record<string, GraphDefinition> = {
     ],
   },
   // A subgraph node whose own node asks a question.
-  review: {
-    channels: { messages: { reducer: 'messages', default: [] }, draft: {}, approved: {} },
-    runs: [
-      {
-        steps: [
-          { node: 'plan', message: { text: 'Plan.' } },
-          {
-            node: 'review',
-            subgraph: [
-              { node: 'write_draft', update: { draft: 'Draft: ships Friday.' } },
-              { node: 'human_review', interrupt: { question: 'Publish?' }, update: { approved: '{{resume}}' } },
-            ],
-          },
-          { node: 'publish', message: { text: 'Published ({{input}}).' } },
-        ],
-      },
-    ],
-  },
+  review: REVIEW_GRAPH,
   // A subgraph node whose own node raises.
   audit: {
     channels: { messages: { reducer: 'messages', default: [] } },
