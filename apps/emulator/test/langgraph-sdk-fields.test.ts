@@ -481,6 +481,44 @@ describe('the lifecycle stream mode', () => {
   });
 });
 
+describe('the run options SDK 1.15 keeps from before, on the wire as it sends them', () => {
+  it('records checkpointDuring, durability, feedbackKeys and a LangSmith tracer, and reports the run it created', async () => {
+    const threadId = await newThread('echo');
+    const created: { run_id: string; thread_id?: string }[] = [];
+    const run = await client.runs.create(threadId, 'echo', {
+      input: ask('hi'),
+      checkpointDuring: true,
+      durability: 'sync',
+      feedbackKeys: ['helpful'],
+      _langsmithTracer: { projectName: 'support-evals', exampleId: 'ex-7' } as never,
+      onRunCreated: (params) => created.push(params),
+    });
+    expect(lastWire().body).toMatchObject({
+      checkpoint_during: true,
+      durability: 'sync',
+      feedback_keys: ['helpful'],
+      langsmith_tracer: { project_name: 'support-evals', example_id: 'ex-7' },
+    });
+    expect(created).toEqual([{ run_id: run.run_id, thread_id: threadId }]);
+    expect(run.kwargs).toMatchObject({ feedback_keys: ['helpful'] });
+    expect((run.kwargs.config as Values).configurable).toMatchObject({ langsmith_project: 'support-evals', langsmith_example_id: 'ex-7' });
+    await client.runs.join(threadId, run.run_id);
+  });
+
+  it('cancels a run whose join (cancelOnDisconnect) the client leaves', async () => {
+    const threadId = await newThread('slow');
+    const run = await client.runs.create(threadId, 'slow', { input: ask('go') });
+    const leave = new AbortController();
+    const joined = client.runs.join(threadId, run.run_id, { cancelOnDisconnect: true, signal: leave.signal });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    leave.abort();
+    await expect(joined).rejects.toThrow();
+    for (let waited = 0; waited < 5_000 && (await client.runs.get(threadId, run.run_id)).status !== 'interrupted'; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await client.runs.get(threadId, run.run_id)).status).toBe('interrupted');
+  });
+});
+
 describe('/info', () => {
   it('says strict resume and stream namespaces are served', async () => {
     const info = (await (await fetch(`${emulator.agentServerUrl}/info`)).json()) as { flags: Record<string, boolean> };
