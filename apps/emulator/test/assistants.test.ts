@@ -509,7 +509,14 @@ describe('our typed client', () => {
     const info = await agent.GET('/info');
     expect(info.data).toEqual({
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      flags: { assistants: true, crons: true, langsmith: false, langsmith_tracing_replicas: false },
+      flags: {
+        assistants: true,
+        crons: true,
+        langsmith: false,
+        langsmith_tracing_replicas: false,
+        strict_resume: true,
+        stream_namespaces: true,
+      },
     });
   });
 });

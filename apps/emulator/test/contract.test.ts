@@ -884,7 +884,8 @@ function transportScenarios(api: ApiName, spec: any): Record<string, () => Promi
       send({ method: verb, path: target, headers: json, body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]) });
     scenarios[`${operationId} 413`] = () =>
       send({ method: verb, path: target, headers: json, body: `{"metadata": "${'m'.repeat(limits['body-bytes'])}"}` });
-    scenarios[`${operationId} 415`] = () => send({ method: verb, path: target, headers: { 'content-type': 'text/plain' }, body: '{}' });
+    scenarios[`${operationId} 415`] = () =>
+      send({ method: verb, path: target, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '{}' });
   }
   return scenarios;
 }

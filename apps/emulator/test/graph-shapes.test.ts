@@ -14,6 +14,7 @@ import { checkConfig } from '../src/config/config.js';
 import { createEmulator } from '../src/emulator.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
+import { REVIEW_GRAPH } from './support/run-graphs.js';
 import { inProcessClient, sdkClient } from './support/sdk-client.js';
 
 type Values = Record<string, any>;
@@ -59,24 +60,7 @@ const GRAPHS: Record<string, GraphDefinition> = {
       },
     ],
   },
-  review: {
-    channels: { messages: { reducer: 'messages', default: [] }, draft: {}, approved: {} },
-    runs: [
-      {
-        steps: [
-          { node: 'plan', message: { text: 'Plan.' } },
-          {
-            node: 'review',
-            subgraph: [
-              { node: 'write_draft', update: { draft: 'Draft: ships Friday.' } },
-              { node: 'human_review', interrupt: { question: 'Publish?' }, update: { approved: '{{resume}}' } },
-            ],
-          },
-          { node: 'publish', message: { text: 'Published ({{input}}).' } },
-        ],
-      },
-    ],
-  },
+  review: REVIEW_GRAPH,
   progress: {
     channels: { work: {} },
     runs: [

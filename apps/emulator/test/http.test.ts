@@ -27,11 +27,26 @@ describe('transport-level errors', () => {
   it('a body that is not JSON: 415 for another content type, 422 json_invalid for bad JSON', async () => {
     const form = await fetch(`${f.emulator.agentServerUrl}/threads`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain', 'x-api-key': 'agent-key' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': 'agent-key' },
       body: '{}',
     });
     expect(form.status).toBe(415);
-    expect((await form.json()).detail).toMatch(/application\/json/);
+    expect((await form.json()).detail).toBe(
+      'Unsupported Content-Type "application/x-www-form-urlencoded": send the body as application/json or text/plain.',
+    );
+    const none = await fetch(`${f.emulator.agentServerUrl}/threads`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'agent-key' },
+      body: new Blob(['{}']),
+    });
+    expect([none.status, (await none.json()).detail]).toEqual([415, expect.stringMatching(/^Unsupported Content-Type \(none\)/)]);
+    // The control plane reads application/json only.
+    const plainToControlPlane = await fetch(`${f.emulator.controlPlaneUrl}/v2/deployments`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'x-api-key': f.emulator.defaultApiKey! },
+      body: '{}',
+    });
+    expect(plainToControlPlane.status).toBe(415);
     const bad = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: json, body: '{"metadata": ' });
     expect(bad.status).toBe(422);
     expect((await bad.json()).detail[0]).toMatchObject({ loc: ['body', expect.any(Number)], type: 'json_invalid' });
@@ -41,6 +56,43 @@ describe('transport-level errors', () => {
       body: '{}',
     });
     expect(charset.status).toBe(200);
+  });
+
+  it('reads a text/plain body as JSON, as LangGraph Studio sends it; plain text that is not JSON is a 415', async () => {
+    const plain = { 'content-type': 'text/plain;charset=UTF-8', 'x-api-key': 'agent-key' };
+    const created = await fetch(`${f.emulator.agentServerUrl}/threads`, {
+      method: 'POST',
+      headers: plain,
+      body: JSON.stringify({ metadata: { studio: true } }),
+    });
+    expect(created.status).toBe(200);
+    const thread = await created.json();
+    expect(thread.metadata).toEqual({ studio: true });
+    const found = await fetch(`${f.emulator.agentServerUrl}/threads/search`, {
+      method: 'POST',
+      headers: plain,
+      body: JSON.stringify({ ids: [thread.thread_id] }),
+    });
+    expect([found.status, (await found.json()).map((t: { thread_id: string }) => t.thread_id)]).toEqual([200, [thread.thread_id]]);
+    // JSON sent as text/plain is held to the same contract as JSON sent as application/json.
+    const unknownField = await fetch(`${f.emulator.agentServerUrl}/threads/search`, {
+      method: 'POST',
+      headers: plain,
+      body: '{"nope": 1}',
+    });
+    expect([unknownField.status, (await unknownField.json()).detail[0].loc]).toEqual([422, ['body', 'nope']]);
+    const before = (await (
+      await fetch(`${f.emulator.agentServerUrl}/threads/count`, { method: 'POST', headers: json, body: '{}' })
+    ).json()) as number;
+    const text = await fetch(`${f.emulator.agentServerUrl}/threads`, { method: 'POST', headers: plain, body: 'hello, agent' });
+    expect([text.status, (await text.json()).detail]).toEqual([
+      415,
+      'Unsupported Content-Type "text/plain" with a body that is not JSON: send the body as application/json or text/plain.',
+    ]);
+    const after = (await (
+      await fetch(`${f.emulator.agentServerUrl}/threads/count`, { method: 'POST', headers: json, body: '{}' })
+    ).json()) as number;
+    expect(after).toBe(before);
   });
 
   it('a missing required body is a 422 on body; nesting beyond the limit is a 422, not a crash', async () => {

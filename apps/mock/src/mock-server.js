@@ -1,7 +1,7 @@
 // One API's mock as users reach it: a Prism process on a private port, and in front of it the
 // validation translator (decision T3) on the public port. The launcher (`agentplane-mock`,
 // `npm run mock`) and the contract tests both start mocks this way, so the tests check what users get.
-import { mockSpecPath, queryBooleans } from './mocks.js';
+import { jsonMediaTypes, mockSpecPath, queryBooleans } from './mocks.js';
 import { privatePort, startPrism } from './prism.js';
 import { startValidationTranslator } from './validation-translator.js';
 
@@ -27,7 +27,7 @@ export async function startMock({ api, port, host = '127.0.0.1', verbose, stdio 
   });
   let front;
   try {
-    front = await startValidationTranslator({ upstream: prism.url, port, host, booleans });
+    front = await startValidationTranslator({ upstream: prism.url, port, host, booleans, jsonMediaTypes: jsonMediaTypes(api) });
   } catch (error) {
     await prism.stop();
     throw new Error(`cannot serve the ${api} mock on ${host}:${port}: ${/** @type {Error} */ (error).message}`);

@@ -51,3 +51,13 @@ export function queryBooleans(api) {
   if (!Array.isArray(booleans)) throw new Error(`${QUERY_BOOLEANS_FILE.pathname} names no query parameters of ${api}`);
   return new Set(booleans);
 }
+
+/**
+ * The media types besides `application/json` whose bodies the API reads as JSON: its bundled
+ * spec's `x-json-media-types` (the agent server's `text/plain`).
+ * @param {string} api
+ * @returns {string[]}
+ */
+export function jsonMediaTypes(api) {
+  return JSON.parse(fs.readFileSync(mockSpecPath(api), 'utf8'))['x-json-media-types'] ?? [];
+}

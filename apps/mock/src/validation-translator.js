@@ -4,7 +4,9 @@
 // unchanged, except a 422 that carries request violations: its body becomes those violations in
 // the spec's HTTPValidationError shape, so the fields named are the fields at fault. On the way
 // in, a boolean query parameter's `1` or `0` (the LangGraph SDK sends `wait=1` and
-// `cancel_on_disconnect=0`, and the spec reads them as booleans) is spelled `true` or `false`.
+// `cancel_on_disconnect=0`, and the spec reads them as booleans) is spelled `true` or `false`,
+// and a body in one of the API's `x-json-media-types` (the agent server's `text/plain`, as
+// LangGraph Studio sends JSON) is passed on as `application/json`, which is all Prism reads.
 import http from 'node:http';
 
 /**
@@ -90,31 +92,40 @@ export function withBooleansSpelledOut(target, booleans) {
 }
 
 /**
+ * The request headers with a `Content-Type` among `jsonMediaTypes` (whatever its parameters)
+ * written `application/json`: the API reads such a body as JSON, and Prism reads only that type.
+ * @param {http.IncomingHttpHeaders} headers @param {readonly string[]} jsonMediaTypes
+ */
+export function withJsonContentType(headers, jsonMediaTypes) {
+  const type = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return jsonMediaTypes.includes(type) ? { ...headers, 'content-type': 'application/json' } : headers;
+}
+
+/**
  * Starts the front on `port`, forwarding to the Prism at `upstream`. `booleans` are the query
- * parameters whose `1` and `0` it spells `true` and `false` (queryBooleans of mocks.js).
- * @param {{upstream: string, port: number, host: string, booleans?: Set<string>}} options
+ * parameters whose `1` and `0` it spells `true` and `false` (queryBooleans of mocks.js);
+ * `jsonMediaTypes` the media types besides `application/json` the API reads a body as JSON from.
+ * @param {{upstream: string, port: number, host: string, booleans?: Set<string>, jsonMediaTypes?: readonly string[]}} options
  * @returns {Promise<http.Server>}
  */
-export function startValidationTranslator({ upstream, port, host, booleans = new Set() }) {
+export function startValidationTranslator({ upstream, port, host, booleans = new Set(), jsonMediaTypes = [] }) {
   const target = new URL(upstream);
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => {
     const path = withBooleansSpelledOut(req.url ?? '/', booleans);
-    const forward = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path, headers: req.headers, agent },
-      (answer) => {
-        const items = answer.statusCode === 422 ? violationsToValidationErrors(answer.headers['sl-violations']?.toString()) : [];
-        if (items.length === 0) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-          return;
-        }
-        answer.resume();
-        const body = JSON.stringify({ detail: items });
-        res.writeHead(422, { ...answer.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-        res.end(body);
-      },
-    );
+    const headers = withJsonContentType(req.headers, jsonMediaTypes);
+    const forward = http.request({ host: target.hostname, port: target.port, method: req.method, path, headers, agent }, (answer) => {
+      const items = answer.statusCode === 422 ? violationsToValidationErrors(answer.headers['sl-violations']?.toString()) : [];
+      if (items.length === 0) {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        return;
+      }
+      answer.resume();
+      const body = JSON.stringify({ detail: items });
+      res.writeHead(422, { ...answer.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
     forward.on('error', (error) => {
       if (res.headersSent) return res.destroy(error);
       res

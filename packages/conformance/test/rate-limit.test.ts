@@ -57,6 +57,8 @@ describe('a run behind a rate-limiting proxy', () => {
         'runs:node-error',
         'runs:recursion-limit',
         'runs:interrupt',
+        'runs:strict-resume',
+        'runs:keyed-by-interrupt-id',
         'streams:interrupt',
         'streams:node-error',
       ].map((id) => [id, 'skipped']),

@@ -5,8 +5,9 @@
 //                                text of each parameter is read), security alternatives, request
 //                                body, documented statuses and their declared (and required)
 //                                headers; the security schemes; the request limits
-//                                (`x-request-limits`); the titles of union branches, their
-//                                types and their tags (required fields with a `const`)
+//                                (`x-request-limits`); the other media types a body is read as
+//                                JSON from (`x-json-media-types`); the titles of union branches,
+//                                their types and their tags (required fields with a `const`)
 //   <out>/<api>/server-types.ts  openapi-typescript types in the server's view (defaults applied)
 //   <out>/<api>/contract.ts      the facts the clients act on too (contract-module.ts)
 //   <out>/server-operation.ts    the types of the operation table (server-operation.ts), for
@@ -149,7 +150,7 @@ export async function writeServerArtifacts(api: string, outDir: string, distDir?
     const code = `${HEADER}${standaloneCode(ajvs[module], exports[module])}\n`;
     for (const target of [dir, ...(distDir ? [path.join(distDir, api)] : [])]) writeFile(path.join(target, `${module}.cjs`), code);
   }
-  writeFile(path.join(dir, 'operations.ts'), operationsModule(lean, operations, branches, requestLimits(spec)));
+  writeFile(path.join(dir, 'operations.ts'), operationsModule(lean, operations, branches, requestLimits(spec), jsonMediaTypes(spec)));
   writeFile(path.join(outDir, 'server-operation.ts'), serverOperationModule());
   writeFile(path.join(dir, 'contract.ts'), renderContractModule(spec));
   // The bundle passed the repository's lint when it was built; openapi-typescript need not lint it again.
@@ -269,11 +270,23 @@ function requestLimits(spec: OpenApiDocument): RequestLimits {
   return limits;
 }
 
+/**
+ * The document's `x-json-media-types`: media types other than an operation's own whose bodies
+ * every server of the API reads as JSON when they hold JSON (the agent server's `text/plain`).
+ */
+function jsonMediaTypes(spec: OpenApiDocument): string[] {
+  const declared = (spec as Record<string, any>)['x-json-media-types'] ?? [];
+  if (!Array.isArray(declared) || declared.some((type) => typeof type !== 'string' || !/^[a-z]+\/[a-z0-9.+-]+$/.test(type)))
+    throw new Error(`x-json-media-types must be a list of media types in lower case, without parameters (${JSON.stringify(declared)})`);
+  return declared;
+}
+
 function operationsModule(
   spec: OpenApiDocument,
   operations: ServerOperation[],
   branches: Map<string, UnionBranch>,
   limits: RequestLimits,
+  jsonMediaTypes: string[],
 ): string {
   const securitySchemes = Object.fromEntries(
     Object.entries<any>(spec.components?.securitySchemes ?? {}).map(([name, scheme]) => {
@@ -293,6 +306,7 @@ function operationsModule(
     operations: Object.fromEntries(operations.map((op) => [op.operationId, op])),
     securitySchemes,
     limits,
+    jsonMediaTypes,
     branches: Object.fromEntries(branches),
   };
   return `${HEADER}// The operations of the API as its server routes, validates and answers them.\nexport const api = ${JSON.stringify(table, null, 2)} as const;\n`;

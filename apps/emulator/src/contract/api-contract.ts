@@ -76,6 +76,11 @@ export interface ApiContract {
   securitySchemes: Readonly<Record<string, { type: string; in?: string; name?: string; scheme?: string }>>;
   /** What every request is held to (the spec's `x-request-limits`). */
   limits: Readonly<RequestLimits>;
+  /**
+   * Media types besides each body's own whose bodies are read as JSON when they hold JSON (the
+   * spec's `x-json-media-types`): the agent server's `text/plain`, as LangGraph Studio sends it.
+   */
+  jsonMediaTypes: readonly string[];
   /** Every header some response declares, lower-case, sorted. */
   responseHeaders: readonly string[];
   /** Checks a value against a component schema (`Message`), never changing it; issues (at `locPrefix`) or null. */
@@ -170,6 +175,7 @@ function buildContract(name: ApiName): ApiContract {
     operations,
     securitySchemes: table.securitySchemes,
     limits: table.limits,
+    jsonMediaTypes: table.jsonMediaTypes,
     responseHeaders: [...new Set(generated.flatMap((op) => Object.values(op.responses).flatMap((r) => r.headers)))].sort(),
     checkSchema(component, value, location, locPrefix) {
       const validate = validators('check')[`component_${component}`];

@@ -150,12 +150,7 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
 
       let body: unknown;
       if (operation.body && exchange.body !== null && exchange.body.length > 0) {
-        const contentType = (header(exchange, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-        if (!operation.body.mediaTypes.includes(contentType)) {
-          const given = contentType ? `"${contentType}"` : '(none)';
-          throw new HttpError(415, `Unsupported Content-Type ${given}: send the body as ${operation.body.mediaTypes.join(' or ')}.`);
-        }
-        body = readJsonBody(exchange.body, jsonDepth);
+        body = readBody(exchange, operation.body.mediaTypes, contract.jsonMediaTypes, jsonDepth);
         issues.push(...(operation.body.check(body) ?? []));
       } else if (operation.body?.required) {
         issues.push({ loc: ['body'], msg: 'Field required', type: 'missing' });
@@ -204,6 +199,29 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
 }
 
 const ignoreDisconnect = (): void => {};
+
+/**
+ * The body as JSON, read by its media type: one the operation declares (`application/json`), or
+ * one of the API's `x-json-media-types` (the agent server's `text/plain`) when it holds JSON. Any
+ * other media type, and a body of such a type that is not JSON, is a 415.
+ */
+function readBody(exchange: Exchange, declared: readonly string[], alsoJson: readonly string[], maxDepth: number): unknown {
+  const contentType = (header(exchange, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const accepted = [...declared, ...alsoJson];
+  const refuse = (why: string) => new HttpError(415, `Unsupported Content-Type ${why}: send the body as ${accepted.join(' or ')}.`);
+  if (declared.includes(contentType)) return readJsonBody(exchange.body!, maxDepth);
+  if (!alsoJson.includes(contentType)) throw refuse(contentType ? `"${contentType}"` : '(none)');
+  try {
+    return readJsonBody(exchange.body!, maxDepth);
+  } catch (error) {
+    // Plain text that is not JSON is a body of another kind; JSON this API refuses is refused as JSON.
+    if (error instanceof HttpError && isNotJson(error)) throw refuse(`"${contentType}" with a body that is not JSON`);
+    throw error;
+  }
+}
+
+const isNotJson = (error: HttpError): boolean =>
+  Array.isArray(error.detail) && (error.detail as ValidationIssue[]).some((issue) => issue.type === 'json_invalid');
 
 const INTERNAL_ERROR: RawAnswer = { status: 500, body: { detail: 'Internal emulator error; see its log.' } };
 const NOT_STORED: RawAnswer = {

@@ -299,4 +299,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
   );
   `,
+  // 13: why a cancel ended a run, when the cancel said why (`reason=taken`: `taken:<run ID>`),
+  // null for every other run; and the minutes of a thread's time to live, as last given (a read
+  // with `include=ttl` answers them with its expiry), null for a thread that never expires.
+  `
+  ALTER TABLE runs ADD COLUMN cancel_reason TEXT;
+  ALTER TABLE threads ADD COLUMN ttl_minutes REAL;
+  `,
 ];

@@ -271,6 +271,22 @@ export const RUN_SCENARIOS: Record<string, Scenario> = {
     return { status: response.status };
   },
 
+  'cancel with reason taken': async (client, tag) => {
+    const { threadId, first } = await busy(client, tag);
+    const queued = await client.runs.create(threadId, 'echo', { input: ask('queued'), multitaskStrategy: 'enqueue' });
+    await client.runs.cancel(threadId, queued.run_id, true, 'interrupt', { reason: 'taken' });
+    await client.runs.cancel(threadId, first.run_id, true);
+    const reason = (await client.runs.get(threadId, queued.run_id)).cancel_reason;
+    return {
+      status: (await client.runs.get(threadId, queued.run_id)).status,
+      takenByTheRunningRun: reason === `taken:${first.run_id}`,
+      listed: (await client.runs.list(threadId, { select: ['run_id', 'status', 'cancel_reason'] })).map((run) => [
+        run.status,
+        run.cancel_reason,
+      ]),
+    };
+  },
+
   'multitask reject': async (client, tag) => {
     const { threadId, first } = await busy(client, tag);
     const second = await attempt(client.runs.create(threadId, 'echo', { input: ask('second') }));
@@ -357,6 +373,24 @@ export const RUN_SCENARIOS: Record<string, Scenario> = {
     const cancelled = await attempt(client.runs.cancelMany({ threadId, runIds: [first.run_id] }));
     await client.runs.cancel(threadId, first.run_id, true).catch(() => undefined);
     return { cancelled };
+  },
+
+  'strict resume naming an interrupt that does not wait': async (client, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    await client.runs.wait(threadId, 'support', { input: ask('I want a refund') });
+    const stale = { '0123456789abcdef0123456789abcdef': 'late' };
+    const refused = await client.runs.wait(threadId, 'support', { command: { resume: stale }, strictResume: true, raiseError: false });
+    const whileRefused = await snapshot(client, threadId);
+    const resumed = await client.runs.wait(threadId, 'support', { command: { resume: 'yes' }, strictResume: true });
+    return { refused, whileRefused, resumed, runs: (await client.runs.list(threadId)).map((run) => run.status) };
+  },
+
+  'resume keyed by tool call (keyedByInterruptId false)': async (client, tag) => {
+    const threadId = await newThread(client, tag, 'support');
+    const paused = (await client.runs.wait(threadId, 'support', { input: ask('I want a refund') })) as { __interrupt__: { id: string }[] };
+    const answer = { [paused.__interrupt__[0]!.id]: 'yes' };
+    const resumed = await client.runs.wait(threadId, 'support', { command: { resume: answer, keyedByInterruptId: false } as never });
+    return { answeredWhole: JSON.stringify(resumed).includes(JSON.stringify(JSON.stringify(answer)).slice(1, -1)), resumed };
   },
 
   // A resume as the AG-UI LangGraph adapter (CopilotKit) sends it, the thread's state as input

@@ -114,6 +114,11 @@ export const SCENARIOS: Record<string, Scenario> = {
       supersteps: [{ updates: [{ asNode: 'agent', values: { messages: [{ type: 'remove', id: 'not-there' }] } }] }],
     }),
   get: async (client, tag) => client.threads.get((await conversation(client, tag)).thread_id),
+  'get with include ttl': async (client, tag) => {
+    const thread = await client.threads.create({ graphId: 'agent', metadata: { suite: tag }, ttl: 60 });
+    const read = (await client.threads.get(thread.thread_id, { include: ['ttl'] })) as { ttl?: { ttl_minutes?: number } | null };
+    return { hasTtl: 'ttl' in read, ttlMinutes: read.ttl?.ttl_minutes ?? null };
+  },
   'get unknown': (client) => client.threads.get(UNKNOWN_THREAD),
   'get malformed id': (client) => client.threads.get('not-a-uuid'),
 
@@ -130,6 +135,15 @@ export const SCENARIOS: Record<string, Scenario> = {
     const history = await client.threads.getHistory(thread.thread_id, { limit: 10 });
     const state = await client.threads.getState(thread.thread_id, history[2]!.checkpoint);
     return { state, equalsHistoryEntry: JSON.stringify(state) === JSON.stringify(history[2]) };
+  },
+  'state and history with select': async (client, tag) => {
+    const thread = await conversation(client, tag);
+    const history = await client.threads.getHistory(thread.thread_id, { limit: 10 });
+    return {
+      state: await client.threads.getState(thread.thread_id, undefined, { select: ['values.messages'] }),
+      atCheckpoint: await client.threads.getState(thread.thread_id, history[2]!.checkpoint, { select: ['values.topic'] }),
+      history: await client.threads.getHistory(thread.thread_id, { limit: 10, select: ['values.topic'] }),
+    };
   },
   'state at an unknown checkpoint': async (client, tag) => {
     const thread = await conversation(client, tag);

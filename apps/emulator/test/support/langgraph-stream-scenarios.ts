@@ -131,6 +131,47 @@ export const STREAM_SCENARIOS: Record<string, Scenario> = {
       texts: joined.map((event) => (event.event === 'messages' ? (event.data as [{ content: unknown }])[0].content : null)),
     };
   },
+  'stream with namespace filters': async (client, tag) => {
+    const streamed = async (streamNamespaces: string[]) =>
+      (
+        await collect(
+          client.runs.stream(await newThreadOf(client, tag, 'support'), 'support', {
+            input: ask('hello'),
+            streamMode: ['values', 'updates'],
+            streamNamespaces,
+          }),
+        )
+      ).map((event) => event.event);
+    return { root: await streamed(['']), none: await streamed(['no_such_subgraph']) };
+  },
+  'streamed in lifecycle mode': async (client, tag) => {
+    const threadId = await newThreadOf(client, tag, 'support');
+    return collect(client.runs.stream(threadId, 'support', { input: ask('hello'), streamMode: ['lifecycle', 'updates'] as never }));
+  },
+  'join stream after a checkpoint': async (client, tag) => {
+    const threadId = await newThreadOf(client, tag, 'support');
+    const run = await client.runs.create(threadId, 'support', { input: ask('hello'), streamMode: ['values'], streamResumable: true });
+    await client.runs.join(threadId, run.run_id);
+    const all = await collect(client.runs.joinStream(threadId, run.run_id, { lastEventId: '-1' }));
+    // The checkpoint whose state the first values event shows: the client shows it already.
+    const first = all.find((event) => event.event === 'values')!;
+    const history = await client.threads.getHistory(threadId, { limit: 20 });
+    const sorted = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sorted)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+            )
+          : value;
+    const shown = history.find((state) => JSON.stringify(sorted(state.values)) === JSON.stringify(sorted(first.data)))!;
+    const joined = await collect(
+      client.runs.joinStream(threadId, run.run_id, { lastEventId: '-1', checkpointId: shown.checkpoint_id as string }),
+    );
+    return { events: joined.map((event) => event.event), total: all.length };
+  },
   'streamed with subgraphs': async (client, tag) => {
     const threadId = await newThreadOf(client, tag, 'support');
     const events = await collect(

@@ -177,6 +177,9 @@ export class RecordModel {
         return { status: run ? (run.inFlight ? 409 : 204) : 404 };
       }
       case 'cancelRun':
+        // A reason is recorded only by an interrupt: a run rolled back is deleted.
+        if (query.reason !== undefined && query.action === 'rollback')
+          return { status: 422, refusals: [{ example: 'ReasonWithRollback', loc: ['query', 'reason'] }] };
         return { status: this.runOf(path) ? (request.query?.wait === true ? 204 : 202) : 404 };
       case 'cancelRuns': {
         if (body.status !== undefined) return { status: 204 };

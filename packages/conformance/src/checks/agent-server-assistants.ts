@@ -40,8 +40,9 @@ export const ASSISTANT_CHECKS: Check[] = [
   check({
     id: 'system:ok-and-info',
     area: 'system',
-    title: 'GET /ok answers {"ok": true}; GET /info answers the version of this API and that assistants and crons are served',
-    rule: 'getHealth: 200 HealthCheck; getServerInfo: ServerInfo.version, flags.assistants, flags.crons (decision A14)',
+    title:
+      'GET /ok answers {"ok": true}; GET /info answers the version of this API and that assistants, crons, strict resume and stream namespaces are served',
+    rule: 'getHealth: 200 HealthCheck; getServerInfo: ServerInfo.version, flags.assistants, flags.crons, flags.strict_resume, flags.stream_namespaces (decision A14)',
     operations: ['getHealth', 'getServerInfo'],
     difference: 'info-describes-this-server',
     differenceIn: 'marked findings',
@@ -52,6 +53,12 @@ export const ASSISTANT_CHECKS: Check[] = [
       if (!v.equal(info.status, 200, 'GET /info status')) return;
       v.equal(info.data?.flags?.assistants, true, 'flags.assistants');
       v.equal(info.data?.flags?.crons, true, 'flags.crons (crons are served)', { differs: true });
+      v.equal(
+        [info.data?.flags?.strict_resume, info.data?.flags?.stream_namespaces],
+        [true, true],
+        'flags.strict_resume and flags.stream_namespaces (a server of this API honours both)',
+        { differs: true },
+      );
       v.equal(info.data?.version, specOf('agent-server').info.version, 'version (the version of the API this run checks)', {
         differs: true,
       });

@@ -9,6 +9,7 @@
 import type { Run, RunCreate, ThreadState } from '@agentplane/agent-server';
 import { SCRIPTED } from '../conformance-graph.js';
 import type { Verify } from '../verify.js';
+import { show } from '../verify.js';
 import type { AgentServerSession } from './agent-server-session.js';
 import { answer, checkpointIdOf, expectNotFound, short, UNKNOWN_CHECKPOINT, UNKNOWN_THREAD } from './agent-server-session.js';
 import type { CheckDefinition } from './check.js';
@@ -469,6 +470,48 @@ export const AGENT_SERVER_RUN_CHECKS: Check[] = [
     },
   }),
   check({
+    id: 'runs:cancel-reason',
+    area: 'runs',
+    title: 'cancelling with reason taken records a cancel_reason starting with taken:, which listRuns answers unless select leaves it out',
+    rule: 'cancelRun: CancelReason (with action interrupt only); Run.cancel_reason; listRuns: select (decision A21)',
+    operations: ['cancelRun', 'getRun', 'listRuns', 'createRun', 'createThread'],
+    difference: 'cancel-reason-recorded',
+    async run(s, v) {
+      const thread = await s.create(v);
+      const held = await holdOn(s, v, thread.thread_id);
+      const queued = await holdOn(s, v, thread.thread_id, { multitask_strategy: 'enqueue' });
+      try {
+        const path = { thread_id: thread.thread_id, run_id: queued.run_id };
+        const rolledBack = await answer(
+          s.client.POST('/threads/{thread_id}/runs/{run_id}/cancel', { params: { path, query: { action: 'rollback', reason: 'taken' } } }),
+        );
+        v.equal(rolledBack.status, 422, 'a reason with action rollback: status');
+        const cancelled = await answer(
+          s.client.POST('/threads/{thread_id}/runs/{run_id}/cancel', {
+            params: { path, query: { wait: true, action: 'interrupt', reason: 'taken' } },
+          }),
+        );
+        v.equal(cancelled.status, 204, 'cancelRun status');
+        const reason = (await getRun(s, thread.thread_id, queued.run_id)).data?.cancel_reason;
+        v.that(reason?.startsWith('taken:') === true, `cancel_reason: expected taken:…, got ${show(reason)}`);
+        const list = async (select?: string[]) =>
+          (
+            await answer(
+              s.client.GET('/threads/{thread_id}/runs', {
+                params: { path: { thread_id: thread.thread_id }, query: select ? { select: select as never } : {} },
+              }),
+            )
+          ).data?.find((run) => run.run_id === queued.run_id);
+        v.equal((await list())?.cancel_reason, reason, 'listRuns: cancel_reason');
+        v.equal((await list(['run_id', 'status']))?.cancel_reason, undefined, 'listRuns with select run_id, status: cancel_reason');
+        v.equal((await list(['run_id', 'cancel_reason']))?.cancel_reason, reason, 'listRuns with select cancel_reason: cancel_reason');
+      } finally {
+        await release(s, queued);
+        await release(s, held);
+      }
+    },
+  }),
+  check({
     id: 'runs:cancel-many',
     area: 'runs',
     title: 'cancelRuns stops the runs it names and answers 204',
@@ -713,6 +756,58 @@ export const AGENT_SERVER_RUN_CHECKS: Check[] = [
       const resumed = await waitOn(s, v, thread.thread_id, { command: { resume: 'yes' } }, graph);
       v.equal(textOf(messagesOf(resumed.data).at(-1)), SCRIPTED.resumed('yes'), 'the reply after the resume');
       v.equal(await threadStatus(s, thread.thread_id), 'idle', 'thread status after the resume');
+    },
+  }),
+  check({
+    id: 'runs:strict-resume',
+    area: 'runs',
+    title:
+      'with strict_resume, answers naming an interrupt that does not wait fail the run (UnknownInterruptError) and leave the thread waiting; the right one resumes it (conformance script)',
+    rule: 'RunCreate.strict_resume; RunError reason, interrupt_ids, pending_ids (decision A22)',
+    operations: ['waitRun', 'getThread', 'getThreadState', 'createThread'],
+    difference: 'strict-resume',
+    async run(s, v) {
+      const { graph, thread } = await scriptedRun(s, v, { input: say('ask: refund') });
+      const waiting = await s.state(v, thread.thread_id);
+      const id = waiting.tasks.flatMap((task) => task.interrupts ?? []).map((one) => one.id)[0];
+      if (!id) return v.stop('the thread waits at no interrupt with an id');
+      const stale = '0123456789abcdef0123456789abcdef';
+      const refused = await waitOn(s, v, thread.thread_id, { command: { resume: { [stale]: 'late' } }, strict_resume: true }, graph);
+      v.equal(
+        (refused.data as { __error__?: unknown } | undefined)?.__error__,
+        {
+          error: 'UnknownInterruptError',
+          message: `Unknown or already-consumed interrupt: ${stale}`,
+          reason: 'not_pending',
+          interrupt_ids: [stale],
+          pending_ids: [id],
+        },
+        'the answer to a resume naming an interrupt that does not wait',
+      );
+      v.equal(await threadStatus(s, thread.thread_id), 'interrupted', 'thread status after the refused resume');
+      v.equal(await s.state(v, thread.thread_id), waiting, 'the thread’s state after the refused resume');
+      const resumed = await waitOn(s, v, thread.thread_id, { command: { resume: { [id]: 'yes' } }, strict_resume: true }, graph);
+      v.equal(textOf(messagesOf(resumed.data).at(-1)), SCRIPTED.resumed('yes'), 'the reply after the resume naming its interrupt');
+    },
+  }),
+  check({
+    id: 'runs:keyed-by-interrupt-id',
+    area: 'runs',
+    title: 'a resume with keyedByInterruptId false is one answer, whole, even when its keys look like interrupt IDs (conformance script)',
+    rule: 'RunCommand.keyedByInterruptId, RunCommand.resume (decision A22)',
+    operations: ['waitRun', 'getThreadState', 'createThread'],
+    difference: 'keyed-by-interrupt-id',
+    async run(s, v) {
+      const { graph, thread } = await scriptedRun(s, v, { input: say('ask: refund') });
+      const id = (await s.state(v, thread.thread_id)).tasks.flatMap((task) => task.interrupts ?? []).map((one) => one.id)[0];
+      if (!id) return v.stop('the thread waits at no interrupt with an id');
+      const answerGiven = { [id]: 'yes' };
+      const resumed = await waitOn(s, v, thread.thread_id, { command: { resume: answerGiven, keyedByInterruptId: false } }, graph);
+      v.equal(
+        textOf(messagesOf(resumed.data).at(-1)),
+        SCRIPTED.resumed(JSON.stringify(answerGiven)),
+        'the reply: the node is given the answer whole',
+      );
     },
   }),
 ];

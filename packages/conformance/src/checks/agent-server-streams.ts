@@ -12,7 +12,7 @@ import type { StreamEvent } from '../contract.js';
 import { checkEvent } from '../contract.js';
 import { operationsOf } from '../spec.js';
 import type { Verify } from '../verify.js';
-import { show } from '../verify.js';
+import { canonical, show } from '../verify.js';
 import {
   createOn,
   getRun,
@@ -27,6 +27,7 @@ import {
   UNKNOWN_RUN,
 } from './agent-server-runs.js';
 import type { AgentServerSession } from './agent-server-session.js';
+import { checkpointIdOf, UNKNOWN_CHECKPOINT } from './agent-server-session.js';
 import type { CheckDefinition } from './check.js';
 
 type Check = CheckDefinition<AgentServerSession>;
@@ -140,20 +141,29 @@ async function open(call: Call): Promise<OpenStream> {
   return new OpenStream(response.status, response.headers, error, body, opened);
 }
 
-const streamOn = (s: AgentServerSession, threadId: string, body: RunCreate) =>
-  open(s.client.POST('/threads/{thread_id}/runs/stream', { ...onThread(threadId), body, parseAs: 'stream' } as never) as Call);
+const streamOn = (s: AgentServerSession, threadId: string, body: RunCreate, namespaces?: string[]) =>
+  open(
+    s.client.POST('/threads/{thread_id}/runs/stream', {
+      params: { path: { thread_id: threadId }, query: namespaces ? { namespace: namespaces } : {} },
+      body,
+      parseAs: 'stream',
+    } as never) as Call,
+  );
 
 const joinStream = (
   s: AgentServerSession,
   threadId: string,
   runId: string,
-  options: { lastEventId?: string; streamMode?: string[] } = {},
+  options: { lastEventId?: string; streamMode?: string[]; checkpointId?: string } = {},
 ) =>
   open(
     s.client.GET('/threads/{thread_id}/runs/{run_id}/stream', {
       params: {
         ...onRun(threadId, runId).params,
-        query: options.streamMode ? { stream_mode: options.streamMode } : {},
+        query: {
+          ...(options.streamMode ? { stream_mode: options.streamMode } : {}),
+          ...(options.checkpointId ? { checkpoint_id: options.checkpointId } : {}),
+        },
         ...(options.lastEventId === undefined ? {} : { header: { 'Last-Event-ID': options.lastEventId } }),
       },
       parseAs: 'stream',
@@ -367,6 +377,90 @@ export const AGENT_SERVER_STREAM_CHECKS: Check[] = [
         events.filter((event) => event.event !== 'updates').map((event) => [event.id, event.event]),
         'the events joined with stream_mode values: [id, event]',
       );
+    },
+  }),
+  check({
+    id: 'streams:namespaces',
+    area: 'streams',
+    title:
+      'streamRun with namespace sends only the events of those namespaces: "" the root graph’s, a namespace the run has none of nothing but metadata',
+    rule: 'streamRun: namespace (StreamNamespaces; decision A23)',
+    operations: ['streamRun', 'createThread'],
+    difference: 'stream-namespaces',
+    differenceIn: 'marked findings',
+    async run(s, v) {
+      const graph = await runGraph(s, v);
+      const streamed = async (namespaces: string[]) => {
+        const thread = await s.create(v);
+        const stream = await streamOn(
+          s,
+          thread.thread_id,
+          { assistant_id: graph, input: say('hello'), stream_mode: ['values', 'updates'] },
+          namespaces,
+        );
+        expectStream(v, stream, `streamRun with namespace ${show(namespaces)}`);
+        return stream.rest(v, `the stream with namespace ${show(namespaces)}`);
+      };
+      const root = await streamed(['']);
+      v.that(names(root).includes('values'), `namespace "": values events expected, got ${show(names(root))}`);
+      v.equal(names(await streamed(['no_such_subgraph'])), ['metadata'], 'namespace no_such_subgraph: the events', { differs: true });
+    },
+  }),
+  check({
+    id: 'streams:lifecycle-mode',
+    area: 'streams',
+    title: 'streamRun accepts stream_mode lifecycle, whose events name subgraphs only: a graph without subgraphs sends none',
+    rule: 'StreamMode lifecycle; StreamEventLifecycle (decision A23)',
+    operations: ['streamRun', 'createThread'],
+    difference: 'lifecycle-stream-mode',
+    async run(s, v) {
+      const thread = await s.create(v);
+      const stream = await streamOn(s, thread.thread_id, {
+        assistant_id: await runGraph(s, v),
+        input: say('hello'),
+        stream_mode: ['lifecycle', 'values'],
+      });
+      expectStream(v, stream, 'streamRun with stream_mode lifecycle');
+      const events = await stream.rest(v, 'the stream with stream_mode lifecycle');
+      expectFraming(v, 'streamRun', events, 'streamRun with stream_mode lifecycle');
+      v.equal(
+        [...new Set(names(events))].filter((name) => name !== 'values'),
+        ['metadata'],
+        'events besides values (a root graph sends no lifecycle event)',
+      );
+    },
+  }),
+  check({
+    id: 'streams:join-checkpoint',
+    area: 'streams',
+    title: 'joinRunStream with the checkpoint_id of a checkpoint the run wrote sends only the events after it; of another, every event',
+    rule: 'joinRunStream: checkpoint_id (JoinStreamCheckpointId; decision A23)',
+    operations: ['joinRunStream', 'streamRun', 'getThreadHistory', 'createThread'],
+    difference: 'join-stream-checkpoint',
+    differenceIn: 'marked findings',
+    async run(s, v) {
+      const { thread, runId, events } = await streamedRun(s, v, { stream_resumable: true, stream_mode: ['values'] });
+      if (!runId) return v.stop('streamRun answered no Content-Location naming its run');
+      const history = await s.history(v, thread.thread_id, { limit: 100 });
+      // The state the first values event shows, and the checkpoint that holds it.
+      const firstValues = events.findIndex((event) => event.event === 'values');
+      const shown = history.find((state) => canonical(state.values) === canonical(events[firstValues]?.json));
+      if (firstValues < 0 || !shown) return v.stop('no checkpoint of the thread holds the state of the first values event');
+      const summary = (list: readonly ReadEvent[]) => list.map((event) => [event.id, event.event]);
+      const join = async (checkpointId: string) => {
+        const joined = await joinStream(s, thread.thread_id, runId, { lastEventId: '-1', checkpointId });
+        expectStream(v, joined, 'joinRunStream with checkpoint_id');
+        return summary(await joined.rest(v, 'the stream joined with checkpoint_id'));
+      };
+      v.equal(
+        await join(checkpointIdOf(shown)!),
+        summary(events.slice(firstValues + 1)),
+        'joined after the first state’s checkpoint: [id, event]',
+        {
+          differs: true,
+        },
+      );
+      v.equal(await join(UNKNOWN_CHECKPOINT), summary(events), 'joined with a checkpoint the run did not write: [id, event]');
     },
   }),
   check({

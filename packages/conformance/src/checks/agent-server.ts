@@ -5,7 +5,7 @@
 // of that difference.
 import type { MessageInput, Thread, ThreadState } from '@agentplane/agent-server';
 import type { Verify } from '../verify.js';
-import { canonical } from '../verify.js';
+import { canonical, show } from '../verify.js';
 import { ASSISTANT_CHECKS } from './agent-server-assistants.js';
 import { CRON_CHECKS } from './agent-server-crons.js';
 import { AGENT_SERVER_RUN_CHECKS } from './agent-server-runs.js';
@@ -194,6 +194,29 @@ export const AGENT_SERVER_CHECKS: Check[] = [
     },
   }),
   check({
+    id: 'threads:include-ttl',
+    area: 'threads',
+    title: 'getThread with include=ttl answers the thread’s time to live: the minutes last given, when it runs out; null for none',
+    rule: 'getThread: include (ttl); Thread.ttl (decision A24)',
+    operations: ['getThread', 'createThread'],
+    difference: 'thread-include-ttl',
+    async run(s, v) {
+      const before = Date.now();
+      const thread = await s.create(v, { ttl: 120 });
+      const read = async (threadId: string) =>
+        (await answer(s.client.GET('/threads/{thread_id}', { params: { path: { thread_id: threadId }, query: { include: ['ttl'] } } })))
+          .data?.ttl;
+      const ttl = await read(thread.thread_id);
+      v.equal([ttl?.strategy, ttl?.ttl_minutes], ['delete', 120], 'ttl: strategy and ttl_minutes');
+      const left = Date.parse(ttl?.expires_at ?? '') - before;
+      v.that(
+        left >= 120 * 60_000 && left < 125 * 60_000,
+        `ttl.expires_at: expected 120 minutes from the create, got ${show(ttl?.expires_at)}`,
+      );
+      v.equal(await read((await s.create(v)).thread_id), null, 'ttl of a thread without one');
+    },
+  }),
+  check({
     id: 'threads:delete',
     area: 'threads',
     title: 'a deleted thread is a 404 everywhere, search no longer finds it, and a second delete is a 404',
@@ -365,6 +388,50 @@ export const AGENT_SERVER_CHECKS: Check[] = [
       v.equal(parentIdOf(state), checkpointIdOf(base), 'parent of the forked checkpoint');
       v.equal(messageSummary(state.values), messageSummary(base.values), 'messages of the fork (those of its base)');
       v.equal(state.values.topic, 'fork', 'topic of the fork');
+    },
+  }),
+  check({
+    id: 'state:select',
+    area: 'state',
+    title: 'select keeps the selected keys of a state’s values (in getState, at a checkpoint and in history); the other fields stay',
+    rule: 'getThreadState, getThreadStateAtCheckpoint, getThreadStateAtCheckpointObject, getThreadHistory: ThreadStateSelect (decision A20)',
+    operations: ['getThreadState', 'getThreadStateAtCheckpoint', 'getThreadStateAtCheckpointObject', 'getThreadHistory', 'createThread'],
+    difference: 'state-select',
+    async run(s, v) {
+      const thread = await s.conversation(v);
+      const whole = await s.state(v, thread.thread_id);
+      const id = checkpointIdOf(whole)!;
+      const query = { select: ['values.messages'] };
+      const reads = [
+        ['getThreadState', s.client.GET('/threads/{thread_id}/state', { params: { path: { thread_id: thread.thread_id }, query } })],
+        [
+          'getThreadStateAtCheckpoint',
+          s.client.GET('/threads/{thread_id}/state/{checkpoint_id}', {
+            params: { path: { thread_id: thread.thread_id, checkpoint_id: id }, query },
+          }),
+        ],
+        [
+          'getThreadStateAtCheckpointObject',
+          s.client.POST('/threads/{thread_id}/state/checkpoint', {
+            ...path(thread.thread_id),
+            body: { checkpoint: { checkpoint_id: id }, ...query },
+          }),
+        ],
+      ] as const;
+      for (const [operation, call] of reads) {
+        const read = await answer<ThreadState>(call);
+        v.equal(read.data, { ...whole, values: { messages: whole.values.messages } }, `${operation} with select values.messages`);
+      }
+      const history = await s.history(v, thread.thread_id, { limit: 100, select: ['values.topic'] });
+      v.equal(
+        history.map((state) => Object.keys(state.values)),
+        (await s.history(v, thread.thread_id)).map((state) => ('topic' in state.values ? ['topic'] : [])),
+        'keys of each history state’s values with select values.topic',
+      );
+      const none = await answer<ThreadState>(
+        s.client.GET('/threads/{thread_id}/state', { params: { path: { thread_id: thread.thread_id }, query: { select: ['next'] } } }),
+      );
+      v.equal([none.data?.values, none.data?.checkpoint_id], [{}, id], 'select next: values and checkpoint_id');
     },
   }),
   check({
@@ -697,16 +764,18 @@ export const AGENT_SERVER_CHECKS: Check[] = [
   check({
     id: 'search:without-values',
     area: 'search',
-    title: 'search answers threads with config and without values',
-    rule: 'searchThreads: 200 Thread[], values absent unless selected, config present (decision A7)',
+    title: 'search answers threads with config and without values, even when select names values',
+    rule: 'searchThreads: 200 Thread[], values absent (select of values adds nothing), config present (decisions A7, A20)',
     operations: ['searchThreads', 'createThread'],
     difference: 'thread-values',
     async run(s, v) {
       const thread = await s.conversation(v);
       const found = (await s.search({ ids: [thread.thread_id] })).data ?? [];
       if (!v.equal(found.length, 1, 'threads found')) return;
-      v.that(found[0]!.values === undefined, 'values are answered; a search answer leaves them out unless selected');
+      v.that(found[0]!.values === undefined, 'values are answered; a search answer leaves them out');
       v.that(found[0]!.config !== undefined, 'config is absent');
+      const selected = (await s.search({ ids: [thread.thread_id], select: ['thread_id', 'values'] })).data ?? [];
+      v.that(selected[0]?.values === undefined, 'values are answered when selected; a search answer leaves them out all the same');
     },
   }),
   check({
@@ -718,14 +787,16 @@ export const AGENT_SERVER_CHECKS: Check[] = [
     difference: 'select-keeps-identifying-fields',
     async run(s, v) {
       const thread = await s.conversation(v);
-      const found = (await s.search({ ids: [thread.thread_id], select: ['thread_id', 'metadata', 'values'] })).data ?? [];
+      const found = (await s.search({ ids: [thread.thread_id], select: ['thread_id', 'metadata', 'config'] })).data ?? [];
       if (!v.equal(found.length, 1, 'threads found')) return;
-      v.equal(messageSummary(found[0]!.values), CONVERSATION_MESSAGES, 'selected values');
+      v.that(found[0]!.config !== undefined, 'selected config is absent');
       v.equal(
         ['thread_id', 'created_at', 'updated_at', 'metadata', 'status'].filter((field) => !(field in found[0]!)),
         [],
         'required fields missing',
       );
+      const none = (await s.search({ ids: [thread.thread_id], select: ['thread_id'] })).data ?? [];
+      v.that(none[0] !== undefined && none[0].config === undefined, 'config is answered though not selected');
     },
   }),
   check({
@@ -841,6 +912,45 @@ export const AGENT_SERVER_CHECKS: Check[] = [
         s.client.POST('/threads', { body: { thread_id: thread.thread_id, if_exists: 'do_nothing', metadata: { ...s.tag, first: false } } }),
       );
       v.equal([same.status, same.data?.metadata?.first], [200, true], 'if_exists do_nothing: status and the metadata kept');
+    },
+  }),
+  check({
+    id: 'errors:json-as-text-plain',
+    area: 'errors',
+    title: 'a JSON body sent as text/plain is read as JSON, as LangGraph Studio sends it',
+    rule: 'x-json-media-types: text/plain; createThread and searchThreads read it as application/json (decision A19)',
+    operations: ['createThread', 'searchThreads'],
+    async run(s, v) {
+      const plain = { 'content-type': 'text/plain;charset=UTF-8' };
+      const created = await answer(s.client.POST('/threads', { body: { metadata: { ...s.tag, studio: true } }, headers: plain }));
+      if (created.data) s.track(created.data.thread_id);
+      if (!v.equal([created.status, created.data?.metadata?.studio], [200, true], 'createThread as text/plain: status and metadata'))
+        return;
+      const found = await answer(s.client.POST('/threads/search', { body: { ids: [created.data!.thread_id] }, headers: plain }));
+      v.equal(
+        [found.status, found.data?.map((thread) => thread.thread_id)],
+        [200, [created.data!.thread_id]],
+        'searchThreads as text/plain',
+      );
+    },
+  }),
+  check({
+    id: 'errors:not-a-json-media-type',
+    area: 'errors',
+    title: 'a JSON body in a media type that is not read as JSON (a form) is a 415, and creates nothing',
+    rule: '415 UnsupportedMediaType (decision A19)',
+    operations: ['createThread'],
+    difference: 'json-media-types',
+    async run(s, v) {
+      const sent = await answer(
+        s.client.POST('/threads', {
+          body: { metadata: { ...s.tag } },
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          bodySerializer: (body) => JSON.stringify(body),
+        }),
+      );
+      if (sent.data) s.track(sent.data.thread_id);
+      v.equal(sent.status, 415, 'status');
     },
   }),
   // Assistants and the system routes (agent-server-assistants.ts).

@@ -14,8 +14,10 @@
 // - A subgraph node runs its own steps in its own namespace, with its own checkpoints
 //   (threads/subgraph-checkpoints.ts), and returns its final state to its graph.
 // - A task that interrupts leaves no checkpoint: its task in the latest one records the
-//   interrupt, and `command.resume` runs the node again with the resume value. A task that raises
-//   records its error on its task. `interrupt_before`/`interrupt_after` stop the run before or after
+//   interrupt, and `command.resume` runs the node again with the resume value (resume-answers.ts:
+//   one value for every waiting task, or answers by interrupt ID; with `strict_resume`, a resume
+//   that does not match the interrupts waiting fails the run before it writes anything). A task
+//   that raises records its error on its task. `interrupt_before`/`interrupt_after` stop the run before or after
 //   the named nodes, with the thread waiting there.
 // - A superstep is committed, checkpoint and reply cursor together, before the next one begins; a
 //   cancelled run stops at its next pause and writes nothing more.
@@ -33,6 +35,8 @@ import type { PlannedCheckpoint } from '../threads/supersteps.js';
 import { pendingTask } from '../threads/supersteps.js';
 import type { CheckpointRow, ThreadStore } from '../threads/thread-store.js';
 import { platformMetadata } from './platform-metadata.js';
+import type { ResumeAnswers } from './resume-answers.js';
+import { resumeAnswersOf, strictResumeRefusal, waitingInterruptIds } from './resume-answers.js';
 import type { RunEventLog } from './run-events.js';
 import type { RunRow, RunStore } from './run-store.js';
 import type { NodeCall } from './stream-modes.js';
@@ -42,8 +46,13 @@ import { NodeError, runTask, TaskInterrupt } from './task-runner.js';
 
 type Values = Record<string, unknown>;
 
-/** How a run's graph ended: its final values (and the interrupts it waits at), or its error. */
-export type RunOutcome = { status: 'success'; values: Values; interrupts?: Interrupt[] } | { status: 'error'; error: RunError };
+/**
+ * How a run's graph ended: its final values (and the interrupts it waits at), or its error
+ * (`refused`: strict resume refused its resume, and it ran nothing).
+ */
+export type RunOutcome =
+  | { status: 'success'; values: Values; interrupts?: Interrupt[] }
+  | { status: 'error'; error: RunError; refused?: true };
 
 export interface GraphRun {
   run: RunRow;
@@ -64,6 +73,11 @@ export interface GraphRun {
 /** The run stops here: the thread waits at an interrupt or a breakpoint. */
 class Paused {
   constructor(readonly interrupts: Interrupt[]) {}
+}
+
+/** Strict resume refused the run's resume: the run fails with this error, having done nothing. */
+class ResumeRefused {
+  constructor(readonly error: RunError) {}
 }
 
 const DEFAULT_RECURSION_LIMIT = 25;
@@ -88,6 +102,7 @@ async function outcomeOf(execution: Execution): Promise<RunOutcome> {
       return { status: 'success', values: execution.root.values, interrupts: error.interrupts };
     }
     if (error instanceof NodeError) return { status: 'error', error: { error: error.kind, message: error.message } };
+    if (error instanceof ResumeRefused) return { status: 'error', error: error.error, refused: true };
     throw error;
   }
 }
@@ -144,8 +159,8 @@ export class Execution {
   private unindexed: string | undefined;
   /** The run's stream modes: each happening of the graph becomes the events they ask for. */
   readonly modes: StreamModes;
-  /** The resume value of the run's command, for the tasks waiting at an interrupt. */
-  private resume: { value: unknown } | undefined;
+  /** What the run's command resumes the tasks waiting at an interrupt with. */
+  private resume: ResumeAnswers | undefined;
 
   constructor(private readonly context: GraphRun) {
     const { run, graph, threads } = context;
@@ -191,8 +206,12 @@ export class Execution {
     const retried = this.wroteCheckpoints();
     const command = (kwargs.command ?? undefined) as RunCommand | undefined;
     const input = kwargs.input as Values | null | undefined;
-    const resumed = command !== undefined && Object.hasOwn(command, 'resume');
-    this.resume = resumed ? { value: command.resume } : undefined;
+    this.resume = resumeAnswersOf(command);
+    const resumed = this.resume !== undefined;
+    if (kwargs.strict_resume === true && !retried) {
+      const refusal = strictResumeRefusal(command, waitingInterruptIds(this.root.head?.tasks ?? []));
+      if (refusal) throw new ResumeRefused(refusal);
+    }
     // Whether the run goes on from where the thread stopped (no input of its own): then the node
     // it stopped before is not a breakpoint again.
     let continuing = true;
@@ -283,6 +302,7 @@ export class Execution {
       },
     );
     this.modes.stateWritten(frame.ns, frame.values, true, frame.head!);
+    this.context.log.checkpointStreamed(frame.head!.checkpoint_id);
   }
 
   /**
@@ -346,11 +366,10 @@ export class Execution {
       );
     const tasks = plans as TaskPlan[];
     const calls = tasks.map((plan) => this.callOf(frame, plan.node));
-    const resumes = this.resumesOf(head);
-    // Tasks that ran before the superstep was interrupted keep their writes and do not run again.
-    const ranBefore = new Map(
-      head.tasks.filter((task) => task.result != null && !task.interrupts?.length).map((task) => [task.name, task.result as Values]),
-    );
+    const { resumes, unanswered } = this.resumesOf(head);
+    // Tasks that ran before the superstep was interrupted keep their writes and do not run again,
+    // whether or not they had waited at an interrupt before.
+    const ranBefore = new Map(head.tasks.filter((task) => task.result != null).map((task) => [task.name, task.result as Values]));
     for (const [i, plan] of tasks.entries()) if (!ranBefore.has(plan.node)) this.modes.nodeStarted(calls[i]!, frame.values, this.nowIso());
     const finished: string[] = [];
     const settled = await Promise.allSettled(
@@ -371,8 +390,11 @@ export class Execution {
       this.taskFailed(frame, calls[failed]!, reason);
       throw reason;
     }
+    // A task no answer was given to stops at the same interrupt again, with the same ID.
     const interrupted = settled.flatMap((outcome, i) =>
-      outcome.status === 'rejected' ? [{ i, interrupts: interruptsOf(outcome.reason as TaskInterrupt) }] : [],
+      outcome.status === 'rejected'
+        ? [{ i, interrupts: interruptsOf(outcome.reason as TaskInterrupt, unanswered.get(calls[i]!.taskId)) }]
+        : [],
     );
     const results = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
     if (interrupted.length > 0) this.pauseAt(frame, calls, results, interrupted, resumes);
@@ -408,6 +430,7 @@ export class Execution {
     );
     frame.position = position;
     this.modes.stateWritten(frame.ns, values, wroteState, frame.head!);
+    this.context.log.checkpointStreamed(frame.head!.checkpoint_id);
   }
 
   /** Runs one task of a superstep, and tells the stream how it ended. */
@@ -451,40 +474,66 @@ export class Execution {
     const subgraphRunId = newId();
     const input = channels.ofState(parent.values);
     this.modes.subgraphStarted(call, subgraphRunId, parent.values, { '': this.root.head!.checkpoint_id });
-    // A subgraph that stopped (an interrupt, a breakpoint) goes on from its checkpoint, which it streams first.
-    const continuing = latest !== undefined && latest.next.length > 0;
-    if (continuing) this.modes.startedFrom(frame.values, latest, ns);
-    else {
-      this.commitIn(frame, { values: frame.values, next: [START], tasks: [pendingTask(START)], metadata: frame.metadataOf('input', -1) });
-      this.writeStart(
-        frame,
-        input,
-        (steps[0] ?? []).map((task) => task.node),
-        { run: 0, step: 0 },
-      );
+    this.modes.subgraphLifecycle(ns, 'started');
+    try {
+      // A subgraph that stopped (an interrupt, a breakpoint) goes on from its checkpoint, which it streams first.
+      const continuing = latest !== undefined && latest.next.length > 0;
+      if (continuing) this.modes.startedFrom(frame.values, latest, ns);
+      else {
+        this.commitIn(frame, { values: frame.values, next: [START], tasks: [pendingTask(START)], metadata: frame.metadataOf('input', -1) });
+        this.writeStart(
+          frame,
+          input,
+          (steps[0] ?? []).map((task) => task.node),
+          { run: 0, step: 0 },
+        );
+      }
+      // The breakpoints compiled into the subgraph stop it, and the run with it; a run that goes on passes the one it stopped at.
+      const breakpoints = this.graph.breakpointsOf(plan.node);
+      let first = true;
+      while (frame.head && frame.head.next.length > 0) {
+        const nodes = frame.head.next;
+        if (!(first && continuing) && nodes.some((node) => breakpoints.before.includes(node))) this.subgraphBreakpoint();
+        await this.superstep(frame, nodes);
+        first = false;
+        if (nodes.some((node) => breakpoints.after.includes(node))) this.subgraphBreakpoint();
+      }
+    } catch (error) {
+      // How it ended, for `lifecycle`: stopped at an interrupt or a breakpoint, or a node raised.
+      if (error instanceof TaskInterrupt) this.modes.subgraphLifecycle(ns, 'interrupted');
+      else if (error instanceof NodeError) this.modes.subgraphLifecycle(ns, 'failed', { error: error.kind, message: error.message });
+      throw error;
     }
-    // The breakpoints compiled into the subgraph stop it, and the run with it; a run that goes on passes the one it stopped at.
-    const breakpoints = this.graph.breakpointsOf(plan.node);
-    let first = true;
-    while (frame.head && frame.head.next.length > 0) {
-      const nodes = frame.head.next;
-      if (!(first && continuing) && nodes.some((node) => breakpoints.before.includes(node))) this.subgraphBreakpoint();
-      await this.superstep(frame, nodes);
-      first = false;
-      if (nodes.some((node) => breakpoints.after.includes(node))) this.subgraphBreakpoint();
-    }
+    this.modes.subgraphLifecycle(ns, 'completed');
     this.modes.subgraphEnded(call, subgraphRunId, frame.values, parent.values);
     // The node writes what of the subgraph's state its graph has; its chain's output is the whole of it.
     return { written: parent.channels.ofState(frame.values), output: frame.values };
   }
 
-  /** The resume values of each task waiting at the head: those kept with it, and the run's. */
-  private resumesOf(head: CheckpointRow): Map<string, unknown[]> {
+  /**
+   * The resume values of each task waiting at the head: those kept with it, and the run's answer
+   * to its interrupt. `unanswered`: the tasks the run's answers by interrupt ID do not name, with
+   * the interrupts they wait at (they stop there again).
+   */
+  private resumesOf(head: CheckpointRow): { resumes: Map<string, unknown[]>; unanswered: Map<string, Interrupt[]> } {
     const resumes = new Map<string, unknown[]>();
-    if (!this.resume) return resumes;
-    for (const task of head.tasks)
-      if (task.interrupts?.length) resumes.set(task.id, [...(head.script?.resumes?.[task.id] ?? []), this.resume.value]);
-    return resumes;
+    const unanswered = new Map<string, Interrupt[]>();
+    const resume = this.resume;
+    if (!resume) return { resumes, unanswered };
+    for (const task of head.tasks) {
+      // A task that waited at an interrupt and has since finished waits for nothing.
+      if (!task.interrupts?.length || task.result != null) continue;
+      const kept = head.script?.resumes?.[task.id] ?? [];
+      const named =
+        resume.kind === 'by-interrupt' ? task.interrupts.find((one) => one.id !== undefined && resume.answers.has(one.id)) : undefined;
+      if (resume.kind === 'one') resumes.set(task.id, [...kept, resume.value]);
+      else if (named) resumes.set(task.id, [...kept, resume.answers.get(named.id!)]);
+      else {
+        resumes.set(task.id, kept);
+        unanswered.set(task.id, task.interrupts);
+      }
+    }
+    return { resumes, unanswered };
   }
 
   /**
@@ -566,14 +615,20 @@ export class Execution {
     };
   }
 
-  /** Commits a checkpoint in a frame and makes it the frame's head; a root checkpoint is streamed with its step. */
+  /**
+   * Commits a checkpoint in a frame and makes it the frame's head. An input checkpoint is streamed
+   * here; a step's is streamed with its state by the caller (stateWritten), and the log told where
+   * it ends.
+   */
   private commitIn(frame: Frame, planned: PlannedCheckpoint, alsoWrite?: () => void): void {
     this.assertLive();
     const written = frame.commit(planned, alsoWrite);
     frame.head = written;
     frame.values = planned.values;
     if (planned.script) frame.position = planned.script;
-    if (planned.metadata.source === 'input') this.modes.checkpointWritten(frame.ns, written);
+    if (planned.metadata.source !== 'input') return;
+    this.modes.checkpointWritten(frame.ns, written);
+    this.context.log.checkpointStreamed(written.checkpoint_id);
   }
 
   private rootFrame(head: CheckpointRow | undefined): Frame {
@@ -753,10 +808,14 @@ class TaskInterruptFrom extends TaskInterrupt {
   }
 }
 
-/** What a task waits at: the interrupt it raised (its value and a 32-digit ID, as LangGraph records it), or those of its subgraph. */
-function interruptsOf(raised: TaskInterrupt): Interrupt[] {
+/**
+ * What a task waits at: the interrupt it raised (its value and a 32-digit ID, as LangGraph records
+ * it; the ID it had, when it stops again at an interrupt no answer was given to), or those of its
+ * subgraph.
+ */
+function interruptsOf(raised: TaskInterrupt, waitedAt: Interrupt[] | undefined): Interrupt[] {
   if (raised instanceof TaskInterruptFrom) return raised.interrupts;
-  return [{ value: raised.value, id: newId().replaceAll('-', '') }];
+  return [{ value: raised.value, id: waitedAt?.[0]?.id ?? newId().replaceAll('-', '') }];
 }
 
 /**

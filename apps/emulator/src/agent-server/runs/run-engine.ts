@@ -190,6 +190,8 @@ export class RunEngine {
           temporary: stateless && (body.on_completion ?? 'delete') === 'delete',
           subgraphs: body.stream_subgraphs ?? false,
           resumable: body.stream_resumable ?? false,
+          // Only when asked for, as LangGraph's servers keep it in the run's config.
+          strict_resume: body.strict_resume === true ? true : undefined,
         }),
         multitask_strategy: strategy,
         attempt: 0,
@@ -224,10 +226,11 @@ export class RunEngine {
 
   /**
    * Cancels runs that have not ended (inside a transaction): `interrupt` ends them `interrupted`,
-   * keeping what they wrote; `rollback` deletes them with their checkpoints. Ended runs are left
-   * as they are.
+   * keeping what they wrote (and, with `reason`, recording why: `taken:<run ID>` names the run the
+   * thread was executing, which took the cancelled run's input); `rollback` deletes them with
+   * their checkpoints. Ended runs are left as they are.
    */
-  cancelRuns(runIds: string[], action: CancelAction): void {
+  cancelRuns(runIds: string[], action: CancelAction, reason?: 'taken'): void {
     const { runs, threads } = this.parts;
     const touched = new Set<string>();
     runs.transaction(() => {
@@ -235,6 +238,7 @@ export class RunEngine {
         const run = runs.get(runId);
         if (!run || (run.status !== 'pending' && run.status !== 'running')) continue;
         const execution = this.executing.get(run.thread_id);
+        const taker = execution && execution.runId !== runId ? execution.runId : '';
         if (execution?.runId === runId) {
           execution.controller.abort(action);
           this.executing.delete(run.thread_id);
@@ -244,7 +248,7 @@ export class RunEngine {
           threads.deleteCheckpointsOfRun(run.thread_id, runId);
           this.parts.subgraphCheckpoints.deleteOfRun(run.thread_id, runId);
           runs.delete(runId);
-        } else runs.finish(runId, 'interrupted', outcome, this.nowIso());
+        } else runs.finish(runId, 'interrupted', outcome, this.nowIso(), reason && `${reason}:${taker}`);
         this.events.end(runId, action === 'rollback' ? this.threadValues(run.thread_id) : outcome, isResumable(run));
         touched.add(run.thread_id);
       }
@@ -420,16 +424,18 @@ export class RunEngine {
       runs.finish(run.run_id, outcome.status, answer, this.nowIso());
       // A stateless run's thread goes with it (and the run's row with the thread).
       if (run.kwargs.temporary === true) threads.delete(run.thread_id);
-      else this.settleThread(run.thread_id, outcome.status);
+      else this.settleThread(run.thread_id, outcome.status === 'error' && outcome.refused ? 'refused' : outcome.status);
     });
     return answer;
   }
 
   /**
    * The thread's status once a run ended: `busy` while more runs wait, else `error` after a failed
-   * run, `interrupted` while its latest checkpoint has nodes left to run, else `idle`.
+   * run, `interrupted` while its latest checkpoint has nodes left to run, else `idle`. A run whose
+   * resume strict resume refused (`refused`) ran nothing: the thread is as its state says, still
+   * waiting at the interrupts it recorded.
    */
-  private settleThread(threadId: string, ended: 'success' | 'error' | 'cancelled'): void {
+  private settleThread(threadId: string, ended: 'success' | 'error' | 'cancelled' | 'refused'): void {
     const { threads, runs } = this.parts;
     if (!threads.exists(threadId)) return;
     const latest = ended === 'cancelled' ? undefined : threads.latestCheckpoint(threadId);
@@ -439,6 +445,7 @@ export class RunEngine {
     else if ((latest?.next.length ?? 0) > 0) status = 'interrupted';
     else status = 'idle';
     threads.setStatus(threadId, status, this.nowIso());
+    if (ended === 'refused') return;
     // What the thread waits at, per task of its latest checkpoint, as LangGraph's servers record it
     // when a run ends; a cancelled run leaves nothing recorded.
     threads.setInterrupts(threadId, latest ? Object.fromEntries(latest.tasks.map((task) => [task.id, task.interrupts ?? []])) : null);

@@ -20,11 +20,23 @@ export class RunEventLog {
   private readonly listeners = new Set<Listener>();
   private readonly endListeners = new Set<EndListener>();
   private outcome: RunWaitResult | undefined;
+  /** Where each checkpoint the run wrote ends in the log: the place of the first event after its own. */
+  private readonly checkpointEnds = new Map<string, number>();
 
   publish(event: string, data: unknown): void {
     const published = { id: this.events.length, event, data };
     this.events.push(published);
     for (const listener of this.listeners) listener(published);
+  }
+
+  /** The run wrote a checkpoint and has published its events (its state, its checkpoint): what follows comes after it. */
+  checkpointStreamed(checkpointId: string): void {
+    this.checkpointEnds.set(checkpointId, this.events.length);
+  }
+
+  /** The place of the first event after this checkpoint; undefined when the run wrote no checkpoint with this ID. */
+  afterCheckpoint(checkpointId: string): number | undefined {
+    return this.checkpointEnds.get(checkpointId);
   }
 
   /** The run ended: every follower hears its outcome once, and the log takes no more events. */

@@ -3,7 +3,7 @@
 // owns what runs do; these handlers add what the HTTP answer needs (existence, the run's URL in
 // `Content-Location`, a client going away).
 import type { Run, RunBatchItem, RunCreate } from '@agentplane/agent-server';
-import { HttpError } from '../../http/http-error.js';
+import { HttpError, validationError } from '../../http/http-error.js';
 import { canonicalUuid } from '../../shared/ids.js';
 import type { AgentServerHandlers } from '../handler-map.js';
 import type { ThreadStore } from '../threads/thread-store.js';
@@ -64,14 +64,16 @@ export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadSt
     createRunBatch({ body, headers }) {
       // All or none: a refused item rolls back the runs created before it.
       const created = runs.transaction(() => body.map((item) => create(null, snakeCased(item), headers)));
-      return { status: 200, body: created.map(shown) };
+      return { status: 200, body: created.map((run) => shown(run)) };
     },
 
     listRuns({ path, query }) {
       const threadId = canonicalUuid(path.thread_id);
       if (!threads.exists(threadId)) throw threadNotFound(threadId);
       const page = runs.list(threadId, { limit: query.limit, offset: query.offset, status: query.status });
-      return { status: 200, body: page.map(shown) };
+      // `select` chooses among a run's optional fields; the required ones are always answered.
+      const withCancelReason = query.select === undefined || query.select.includes('cancel_reason');
+      return { status: 200, body: page.map((run) => shown(run, withCancelReason)) };
     },
 
     getRun({ path }) {
@@ -92,9 +94,18 @@ export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadSt
     },
 
     cancelRun({ path, query }) {
+      // A run rolled back is deleted: nothing would keep the reason (the spec's ReasonWithRollback).
+      if (query.reason !== undefined && query.action === 'rollback')
+        throw validationError([
+          {
+            loc: ['query', 'reason'],
+            msg: "A reason is recorded only with action 'interrupt'; a run rolled back is deleted.",
+            type: 'value_error',
+          },
+        ]);
       const run = requireRun(path);
       // Cancelling takes effect at once (a run stops at its next pause), so waiting costs nothing.
-      engine.cancelRuns([run.run_id], query.action);
+      engine.cancelRuns([run.run_id], query.action, query.reason);
       return { status: query.wait ? 204 : 202 };
     },
 
@@ -134,8 +145,11 @@ function snakeCased(item: RunBatchItem): RunCreate {
   return fields as RunCreate;
 }
 
-/** A run as the API shows it, in the order of LangGraph's servers; what only the engine keeps is left out. */
-function shown(run: RunRow): Run {
+/**
+ * A run as the API shows it, in the order of LangGraph's servers; what only the engine keeps is
+ * left out, and `cancel_reason` when there is none or a list's `select` leaves it out.
+ */
+function shown(run: RunRow, withCancelReason = true): Run {
   return {
     run_id: run.run_id,
     thread_id: run.thread_id,
@@ -146,6 +160,7 @@ function shown(run: RunRow): Run {
     multitask_strategy: run.multitask_strategy,
     created_at: run.created_at,
     updated_at: run.updated_at,
+    ...(withCancelReason && run.cancel_reason !== undefined ? { cancel_reason: run.cancel_reason } : {}),
   };
 }
 

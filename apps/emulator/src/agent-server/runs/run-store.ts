@@ -12,12 +12,18 @@ export interface RunRow extends Run {
   outcome: RunWaitResult | null;
 }
 
-type RawRun = Omit<RunRow, 'metadata' | 'kwargs' | 'outcome'> & { metadata: string; kwargs: string; outcome: string | null };
+type RawRun = Omit<RunRow, 'metadata' | 'kwargs' | 'outcome' | 'cancel_reason'> & {
+  metadata: string;
+  kwargs: string;
+  outcome: string | null;
+  cancel_reason: string | null;
+};
 
 /** The statuses of a run that has not ended. */
 export const IN_FLIGHT: readonly RunStatus[] = ['pending', 'running'];
 
-const COLUMNS = 'run_id, thread_id, assistant_id, created_at, updated_at, status, metadata, kwargs, multitask_strategy, attempt, outcome';
+const COLUMNS =
+  'run_id, thread_id, assistant_id, created_at, updated_at, status, metadata, kwargs, multitask_strategy, attempt, outcome, cancel_reason';
 
 export class RunStore {
   private readonly statements;
@@ -27,7 +33,7 @@ export class RunStore {
     private readonly commits: CommitGroup,
   ) {
     this.statements = {
-      insert: db.prepare(`INSERT INTO runs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insert: db.prepare(`INSERT INTO runs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       get: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE run_id = ?`),
       page: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE thread_id = ? ORDER BY run_id DESC ${LIMIT_OFFSET}`),
       pageWithStatus: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE thread_id = ? AND status = ? ORDER BY run_id DESC ${LIMIT_OFFSET}`),
@@ -39,7 +45,7 @@ export class RunStore {
       setStatus: db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?'),
       // Starting does not touch updated_at, as LangGraph's servers leave it.
       start: db.prepare("UPDATE runs SET status = 'running', attempt = attempt + 1 WHERE run_id = ?"),
-      finish: db.prepare('UPDATE runs SET status = ?, updated_at = ?, outcome = ? WHERE run_id = ?'),
+      finish: db.prepare('UPDATE runs SET status = ?, updated_at = ?, outcome = ?, cancel_reason = ? WHERE run_id = ?'),
       delete: db.prepare('DELETE FROM runs WHERE run_id = ?'),
       deleteOfAssistant: db.prepare('DELETE FROM runs WHERE assistant_id = ?'),
       cursor: db.prepare('SELECT reply_cursor FROM threads WHERE thread_id = ?').pluck(),
@@ -69,6 +75,7 @@ export class RunStore {
       run.multitask_strategy,
       run.attempt,
       run.outcome === null ? null : JSON.stringify(run.outcome),
+      run.cancel_reason ?? null,
     );
   }
 
@@ -108,9 +115,9 @@ export class RunStore {
     this.statements.setStatus.run(status, now, runId);
   }
 
-  /** Records how a run ended and what its waiters are answered. */
-  finish(runId: string, status: RunStatus, outcome: RunWaitResult, now: string): void {
-    this.statements.finish.run(status, now, JSON.stringify(outcome), runId);
+  /** Records how a run ended, what its waiters are answered, and why a cancel ended it when it said why. */
+  finish(runId: string, status: RunStatus, outcome: RunWaitResult, now: string, cancelReason?: string): void {
+    this.statements.finish.run(status, now, JSON.stringify(outcome), cancelReason ?? null, runId);
   }
 
   delete(runId: string): boolean {
@@ -133,10 +140,13 @@ export class RunStore {
 }
 
 function parseRun(raw: RawRun): RunRow {
+  const { cancel_reason, ...run } = raw;
   return {
-    ...raw,
+    ...run,
     metadata: JSON.parse(raw.metadata),
     kwargs: JSON.parse(raw.kwargs),
     outcome: raw.outcome === null ? null : JSON.parse(raw.outcome),
+    // Absent from a run no cancel with a reason ended, as the API answers it.
+    ...(cancel_reason === null ? {} : { cancel_reason }),
   };
 }

@@ -10,7 +10,7 @@ import type { ThreadStore } from '../threads/thread-store.js';
 import type { RunEngine } from './run-engine.js';
 import { configurableHeaders, runFinder, runLocation } from './run-handlers.js';
 import type { RunRow, RunStore } from './run-store.js';
-import { resumeFrom, runEventStream, threadEventStream } from './run-stream.js';
+import { joinFrom, runEventStream, threadEventStream } from './run-stream.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -31,9 +31,14 @@ export function runStreamHandlers(engine: RunEngine, runs: RunStore, threads: Th
   const requireRun = runFinder(runs, threads);
   const cancel = (run: RunRow) => () => engine.cancelRuns([run.run_id], 'interrupt');
 
-  /** Creates a run and streams all of its events from the first, as LangGraph does for the request that made it. */
-  const createAndStream = (threadId: string | null, body: RunCreate, headers: Headers) => {
-    const run = engine.create(threadId, body, configurableHeaders(headers));
+  /**
+   * Creates a run and streams all of its events from the first, as LangGraph does for the request
+   * that made it; `namespaces` keeps those of these namespaces, and one below the root makes the
+   * run stream its subgraphs, as `stream_subgraphs` does.
+   */
+  const createAndStream = (threadId: string | null, body: RunCreate, headers: Headers, namespaces: string[] | undefined) => {
+    const subgraphs = namespaces?.some((namespace) => namespace !== '') === true;
+    const run = engine.create(threadId, subgraphs ? { ...body, stream_subgraphs: true } : body, configurableHeaders(headers));
     // The log is taken now: however fast the run goes, this stream reads it from its first event.
     const log = engine.events.open(run.run_id);
     const stream = runEventStream({
@@ -41,6 +46,7 @@ export function runStreamHandlers(engine: RunEngine, runs: RunStore, threads: Th
       from: 0,
       heartbeatMs,
       onClientGone: body.on_disconnect === 'cancel' ? cancel(run) : undefined,
+      namespaces,
     });
     return { run, stream };
   };
@@ -48,8 +54,8 @@ export function runStreamHandlers(engine: RunEngine, runs: RunStore, threads: Th
   const streamLocation = (run: RunRow) => `${runLocation(run, false)}/stream`;
 
   return {
-    streamRun({ path, body, headers }) {
-      const { run, stream } = createAndStream(path.thread_id, body, headers);
+    streamRun({ path, query, body, headers }) {
+      const { run, stream } = createAndStream(path.thread_id, body, headers, query.namespace);
       return {
         status: 200,
         headers: { ...EVENT_STREAM_HEADERS, 'Content-Location': runLocation(run, false), Location: streamLocation(run) },
@@ -57,25 +63,29 @@ export function runStreamHandlers(engine: RunEngine, runs: RunStore, threads: Th
       };
     },
 
-    streamStatelessRun({ body, headers }) {
-      const { run, stream } = createAndStream(null, body, headers);
+    streamStatelessRun({ query, body, headers }) {
+      const { run, stream } = createAndStream(null, body, headers, query.namespace);
       return { status: 200, headers: { ...EVENT_STREAM_HEADERS, 'Content-Location': runLocation(run, true) }, stream };
     },
 
     joinRunStream({ path, query, headers }) {
       const run = requireRun(path);
       const lastEventId = firstValue(headers['last-event-id']);
+      // An ended run's events are readable only when its stream was resumable; else the stream
+      // ends at once. A run in flight is read from its first event, after Last-Event-ID, or after
+      // the checkpoint the client shows.
+      const log = run.outcome ? engine.events.readable(run.run_id) : engine.events.open(run.run_id);
+      const checkpointId = query.checkpoint_id === undefined ? undefined : canonicalUuid(query.checkpoint_id);
       return {
         status: 200,
         headers: { ...EVENT_STREAM_HEADERS, Location: streamLocation(run) },
         stream: runEventStream({
-          // An ended run's events are readable only when its stream was resumable; else the stream
-          // ends at once. A run in flight is read from its first event, or after Last-Event-ID.
-          log: run.outcome ? engine.events.readable(run.run_id) : engine.events.open(run.run_id),
-          from: resumeFrom(lastEventId) ?? (run.outcome ? undefined : 0),
+          log,
+          from: joinFrom(lastEventId, checkpointId, log, run.outcome ? undefined : 0),
           heartbeatMs,
           onClientGone: query.cancel_on_disconnect ? cancel(run) : undefined,
           modes: query.stream_mode,
+          namespaces: query.namespace,
         }),
       };
     },

@@ -21,6 +21,8 @@ export interface RunStreamOptions {
   onClientGone?: () => void;
   /** Only the events of these stream modes (`metadata` and `error` always pass); all when undefined. */
   modes?: readonly string[];
+  /** Only the events of these namespaces (`namespacesFilter`); all when undefined. */
+  namespaces?: readonly string[];
 }
 
 export function runEventStream(options: RunStreamOptions): StreamedBody {
@@ -32,6 +34,7 @@ export function runEventStream(options: RunStreamOptions): StreamedBody {
         return;
       }
       const wanted = options.modes === undefined ? undefined : new Set(options.modes);
+      const inNamespaces = options.namespaces === undefined ? undefined : namespacesFilter(options.namespaces);
       // After a Last-Event-ID beyond what the run has sent so far, the events up to it are skipped
       // as they come too: replayed or followed, only events after the id are sent.
       const first = options.from ?? 0;
@@ -39,6 +42,7 @@ export function runEventStream(options: RunStreamOptions): StreamedBody {
         if (event.id < first) return;
         const mode = modeOf(event.event);
         if (wanted && mode !== ALWAYS && !wanted.has(mode)) return;
+        if (inNamespaces && mode !== ALWAYS && !inNamespaces(event.event)) return;
         sink.write(frameOf(event.event, event.data, String(event.id)));
         heartbeat.refresh();
       };
@@ -129,6 +133,44 @@ function modeOf(event: string): string {
   if (name.startsWith('messages/')) return 'messages';
   if (name === 'metadata' || name === 'error') return ALWAYS;
   return name;
+}
+
+/**
+ * Whether an event belongs to one of the namespaces a stream asks for (the spec's `namespace`
+ * parameter): `""` is the root graph, a subgraph's is its levels `<node>:<task id>` joined by `|`,
+ * and a level given as the node alone matches any task of that node. An event belongs to the
+ * namespace its name carries after the mode (none: the root), a `messages` event to the graph of
+ * the node that made the message (its namespace less that node's task). Exact: a namespace does
+ * not take in the subgraphs inside it.
+ */
+export function namespacesFilter(namespaces: readonly string[]): (event: string) => boolean {
+  const wanted = namespaces.map((namespace) => (namespace === '' ? [] : namespace.split('|')));
+  return (event) => {
+    const [mode, ...levels] = event.split('|');
+    const graph = mode === 'messages' ? levels.slice(0, -1) : levels;
+    return wanted.some(
+      (namespace) =>
+        namespace.length === graph.length &&
+        namespace.every((level, i) => level === graph[i] || (!level.includes(':') && graph[i]!.split(':')[0] === level)),
+    );
+  };
+}
+
+/**
+ * Where a join starts reading a run's log: after the event a `Last-Event-ID` names; else, given
+ * the checkpoint the client shows, after the run wrote it (from the first event when the run did
+ * not write it); else `fallback`. `Last-Event-ID: -1` names no event: it asks for the whole run.
+ */
+export function joinFrom(
+  lastEventId: string | undefined,
+  checkpointId: string | undefined,
+  log: RunEventLog | undefined,
+  fallback: number | undefined,
+): number | undefined {
+  const afterEvent = resumeFrom(lastEventId);
+  if (afterEvent !== undefined && afterEvent > 0) return afterEvent;
+  if (checkpointId !== undefined) return log?.afterCheckpoint(checkpointId) ?? 0;
+  return afterEvent ?? fallback;
 }
 
 /**

@@ -30,7 +30,7 @@
 // chunks come from any depth (LangGraph's messages handler sees every model call). Within one mode
 // the order is LangGraph's; where the real server interleaves several modes differently in one
 // stream, each mode's own sequence is what the spec promises.
-import type { Interrupt } from '@agentplane/agent-server';
+import type { Interrupt, RunError } from '@agentplane/agent-server';
 import { newId } from '../../shared/ids.js';
 import { END } from '../graphs/graph-shape.js';
 import type { RunIdentity } from './platform-metadata.js';
@@ -99,6 +99,7 @@ export class StreamModes {
   private readonly tools: boolean;
   private readonly events: boolean;
   private readonly custom: boolean;
+  private readonly lifecycle: boolean;
   /** `stream_subgraphs`: the events of what runs inside a subgraph node carry its namespace. */
   private readonly subgraphs: boolean;
   /** Each subgraph running in the run, by namespace: the node's call that runs it, and the checkpoints it runs under. */
@@ -122,6 +123,7 @@ export class StreamModes {
     this.tools = modes.includes('tools');
     this.events = modes.includes('events');
     this.custom = modes.includes('custom');
+    this.lifecycle = modes.includes('lifecycle');
     this.subgraphs = context.subgraphs;
   }
 
@@ -166,6 +168,14 @@ export class StreamModes {
   subgraphEnded(call: NodeCall, subgraphRunId: string, output: Values, input: Values): void {
     if (this.events)
       this.publishEvent('on_chain_end', 'LangGraph', [], subgraphRunId, this.nodeMetadata(call, 'langgraph'), { output, input }, true);
+  }
+
+  /**
+   * `lifecycle` mode: a subgraph at `ns` started, or ended as `event` says (with the error its node
+   * raised when it failed). Named after the subgraph's namespace whether or not subgraphs stream.
+   */
+  subgraphLifecycle(ns: readonly string[], event: 'started' | 'completed' | 'failed' | 'interrupted', error?: RunError): void {
+    if (this.lifecycle) this.log.publish(`lifecycle|${ns.join('|')}`, { event, namespace: [...ns], ...(error ? { error } : {}) });
   }
 
   /** A chat model is called in a node with the state's messages; `modelRunId` names its reply. */

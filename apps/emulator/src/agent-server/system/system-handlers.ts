@@ -18,7 +18,14 @@ export function systemHandlers() {
       // built from (decision E1), read once, when first asked.
       info ??= {
         version: (require('@agentplane/agent-server/package.json') as { version: string }).version,
-        flags: { assistants: true, crons: true, langsmith: false, langsmith_tracing_replicas: false },
+        flags: {
+          assistants: true,
+          crons: true,
+          langsmith: false,
+          langsmith_tracing_replicas: false,
+          strict_resume: true,
+          stream_namespaces: true,
+        },
       };
       return { status: 200, body: info };
     },

@@ -8,10 +8,11 @@ import { matchesFilter } from '../../shared/canonical-json.js';
 import { canonicalUuid, newCheckpointId, newThreadId } from '../../shared/ids.js';
 import type { GraphRegistry } from '../graphs/scripted-graph.js';
 import type { AgentServerHandlers } from '../handler-map.js';
+import { withSelectedValues } from './state-select.js';
 import type { SubgraphCheckpoints } from './subgraph-checkpoints.js';
 import type { PlannedCheckpoint } from './supersteps.js';
 import { pendingInputOf, planSupersteps } from './supersteps.js';
-import type { CheckpointRow, StampedCheckpoint, ThreadRow, ThreadStore } from './thread-store.js';
+import type { CheckpointRow, StampedCheckpoint, ThreadExpiry, ThreadRow, ThreadStore } from './thread-store.js';
 import { fullMetadata } from './thread-store.js';
 
 type Values = Record<string, unknown>;
@@ -43,8 +44,11 @@ export function threadHandlers(
   const graphOf = (metadata: Values) => graphs.get(graphIdOf(metadata));
   const now = options.now ?? Date.now;
   const nowIso = () => new Date(now()).toISOString();
-  const expiryOf = (ttl: ThreadTtl | undefined) =>
-    ttl === undefined ? null : now() + (typeof ttl === 'number' ? ttl : ttl.ttl) * MINUTE_MS;
+  const expiryOf = (ttl: ThreadTtl | undefined): ThreadExpiry | null => {
+    if (ttl === undefined) return null;
+    const minutes = typeof ttl === 'number' ? ttl : ttl.ttl;
+    return { expiresAt: now() + minutes * MINUTE_MS, minutes };
+  };
   const threadNotFound = (threadId: string) => new HttpError(404, `Thread with ID ${threadId} not found.`);
   const checkpointNotFound = (threadId: string, checkpointId: string) =>
     new HttpError(404, `Checkpoint ${checkpointId} not found for thread ${threadId}.`);
@@ -57,11 +61,11 @@ export function threadHandlers(
   const ensureThreadExists = (threadId: string) => {
     if (!store.exists(threadId)) throw threadNotFound(threadId);
   };
-  const stateAt = (threadId: string, checkpointId: string) => {
+  const stateAt = (threadId: string, checkpointId: string, select: readonly string[] | undefined) => {
     ensureThreadExists(threadId);
     const checkpoint = store.checkpoint(threadId, checkpointId);
     if (!checkpoint) throw checkpointNotFound(threadId, checkpointId);
-    return { status: 200 as const, body: toState(checkpoint) };
+    return { status: 200 as const, body: withSelectedValues(toState(checkpoint), select) };
   };
 
   /**
@@ -142,12 +146,13 @@ export function threadHandlers(
     },
 
     searchThreads({ body }) {
+      // A search answers threads without their values, as the thread interface says, even when
+      // `select` names them: only `extract` reads them.
       const select = body.select ? new Set<string>([...alwaysSelected, ...body.select]) : undefined;
-      const withValues = select?.has('values') === true || body.extract !== undefined;
-      const { threads, total } = store.search({ ...body, ids: body.ids?.map(canonicalUuid) }, { withValues });
+      const { threads, total } = store.search({ ...body, ids: body.ids?.map(canonicalUuid) }, { withValues: body.extract !== undefined });
       const answer = threads.map((row) => {
         const { values, ...thread }: Thread = toThread(row);
-        const shown: Thread = select ? (pick({ ...thread, values: values ?? {} }, select) as Thread) : thread;
+        const shown: Thread = select ? (pick(thread, select) as Thread) : thread;
         if (body.extract) shown.extracted = extract({ ...thread, values: values ?? {} }, body.extract);
         return shown;
       });
@@ -167,11 +172,20 @@ export function threadHandlers(
       return { status: 200, body: { pruned_count: pruned } };
     },
 
-    getThread({ path }) {
+    getThread({ path, query }) {
       const threadId = canonicalUuid(path.thread_id);
       const thread = store.json(threadId);
       if (!thread) throw threadNotFound(threadId);
-      return { status: 200, body: thread };
+      if (!query.include?.includes('ttl')) return { status: 200, body: thread };
+      // `include=ttl` adds the thread's time to live (null for one that never expires).
+      const ttl = store.ttl(threadId);
+      return {
+        status: 200,
+        body: {
+          ...(JSON.parse(thread.text) as Thread),
+          ttl: ttl ? { strategy: 'delete' as const, ttl_minutes: ttl.minutes, expires_at: new Date(ttl.expiresAt).toISOString() } : null,
+        },
+      };
     },
 
     getThreadState({ path, query }) {
@@ -179,7 +193,7 @@ export function threadHandlers(
       ensureThreadExists(threadId);
       const latest = store.latestCheckpoint(threadId);
       if (!latest) return { status: 200, body: emptyState() };
-      const state = toState(latest);
+      const state = withSelectedValues(toState(latest), query.select);
       return { status: 200, body: query.subgraphs ? withSubgraphStates(state, threadId) : state };
     },
 
@@ -222,17 +236,19 @@ export function threadHandlers(
       });
     },
 
-    getThreadStateAtCheckpoint({ path }) {
-      return stateAt(canonicalUuid(path.thread_id), canonicalUuid(path.checkpoint_id));
+    getThreadStateAtCheckpoint({ path, query }) {
+      return stateAt(canonicalUuid(path.thread_id), canonicalUuid(path.checkpoint_id), query.select);
     },
 
     getThreadStateAtCheckpointObject({ path, body }) {
-      return stateAt(canonicalUuid(path.thread_id), canonicalUuid(body.checkpoint.checkpoint_id));
+      return stateAt(canonicalUuid(path.thread_id), canonicalUuid(body.checkpoint.checkpoint_id), body.select);
     },
 
     getThreadHistory({ path, body }) {
       const threadId = canonicalUuid(path.thread_id);
       ensureThreadExists(threadId);
+      const toSelectedState = (checkpoint: CheckpointRow, namespace?: string) =>
+        withSelectedValues(toState(checkpoint, namespace), body.select);
       const namespace = body.checkpoint?.checkpoint_ns ?? '';
       if (namespace !== '') {
         // A subgraph's own checkpoints, newest first; a namespace no subgraph wrote has none.
@@ -244,16 +260,16 @@ export function threadHandlers(
           status: 200,
           body: entries
             .filter((entry) => matchesFilter(fullMetadata(entry), body.metadata ?? {}))
-            .map((entry) => toState(entry, namespace)),
+            .map((entry) => toSelectedState(entry, namespace)),
         };
       }
       if (body.checkpoint?.checkpoint_id !== undefined) {
         const one = store.checkpoint(threadId, canonicalUuid(body.checkpoint.checkpoint_id));
-        return { status: 200, body: one && matchesFilter(fullMetadata(one), body.metadata ?? {}) ? [toState(one)] : [] };
+        return { status: 200, body: one && matchesFilter(fullMetadata(one), body.metadata ?? {}) ? [toSelectedState(one)] : [] };
       }
       const before = beforeCheckpointId(body.before);
       const states = store.history(threadId, { limit: body.limit, before: before && canonicalUuid(before), metadata: body.metadata });
-      return { status: 200, body: states.map((state) => toState(state)) };
+      return { status: 200, body: states.map((state) => toSelectedState(state)) };
     },
   } satisfies Partial<AgentServerHandlers>;
 }

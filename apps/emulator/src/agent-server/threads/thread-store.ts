@@ -14,6 +14,12 @@ import type { PlannedCheckpoint } from './supersteps.js';
 import { ValueTexts } from './value-texts.js';
 
 /** A stored thread: the API's Thread, whose `values` are read only for the answers that show them. */
+/** When a thread runs out (epoch ms), and the minutes of time to live it was last given (null when not kept). */
+export interface ThreadExpiry {
+  expiresAt: number;
+  minutes: number | null;
+}
+
 export type ThreadRow = Pick<Thread, 'thread_id' | 'created_at' | 'updated_at' | 'status' | 'metadata' | 'values' | 'interrupts'> & {
   config: NonNullable<Thread['config']>;
   state_updated_at: string;
@@ -88,10 +94,13 @@ export class ThreadStore {
       // Deleted threads leave gaps, so this overestimates how many are stored: enough for `searchPlan`.
       highestRowid: db.prepare('SELECT max(rowid) FROM threads').pluck(),
       insertThread: db.prepare(
-        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, config, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, config, expires_at, ttl_minutes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       deleteThread: db.prepare('DELETE FROM threads WHERE thread_id = ?'),
-      updateThread: db.prepare('UPDATE threads SET metadata = ?, updated_at = ?, expires_at = coalesce(?, expires_at) WHERE thread_id = ?'),
+      updateThread: db.prepare(
+        'UPDATE threads SET metadata = ?, updated_at = ?, expires_at = coalesce(?, expires_at), ttl_minutes = coalesce(?, ttl_minutes) WHERE thread_id = ?',
+      ),
+      ttl: db.prepare('SELECT expires_at AS expiresAt, ttl_minutes AS minutes FROM threads WHERE thread_id = ? AND expires_at IS NOT NULL'),
       deleteKey: db.prepare('DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = ? AND key = ?'),
       deleteExpired: db.prepare('DELETE FROM threads WHERE expires_at <= ?'),
       earliestExpiry: db.prepare('SELECT min(expires_at) FROM threads WHERE expires_at IS NOT NULL').pluck(),
@@ -167,7 +176,7 @@ export class ThreadStore {
   }
 
   /** Inserts a thread and the checkpoints of its supersteps (call inside a transaction). */
-  insert(thread: ThreadRow & { values: Record<string, unknown> }, checkpoints: StampedCheckpoint[], expiresAt: number | null = null): void {
+  insert(thread: ThreadRow & { values: Record<string, unknown> }, checkpoints: StampedCheckpoint[], ttl: ThreadExpiry | null = null): void {
     const s = this.statements;
     s.insertThread.run(
       thread.thread_id,
@@ -177,9 +186,10 @@ export class ThreadStore {
       thread.status,
       JSON.stringify(thread.metadata),
       JSON.stringify(thread.config),
-      expiresAt,
+      ttl?.expiresAt ?? null,
+      ttl?.minutes ?? null,
     );
-    if (expiresAt !== null) this.noteExpiry(expiresAt);
+    if (ttl) this.noteExpiry(ttl.expiresAt);
     for (const scope of ['metadata', 'values'] as const)
       for (const [key, value] of Object.entries(thread[scope]))
         s.insertNewThreadKey.run(scope, key, valueHash(value), thread.created_at, thread.thread_id);
@@ -290,19 +300,24 @@ export class ThreadStore {
   }
 
   /**
-   * Replaces a thread's metadata and, when given, its expiry; `updated_at` becomes `now`. Only the
-   * keys whose value changed from `before` (the stored metadata) are reindexed.
+   * Replaces a thread's metadata and, when given, its time to live; `updated_at` becomes `now`.
+   * Only the keys whose value changed from `before` (the stored metadata) are reindexed.
    */
   update(
     threadId: string,
     before: Record<string, unknown>,
     metadata: Record<string, unknown>,
     now: string,
-    expiresAt: number | null,
+    ttl: ThreadExpiry | null,
   ): void {
-    this.statements.updateThread.run(JSON.stringify(metadata), now, expiresAt, threadId);
+    this.statements.updateThread.run(JSON.stringify(metadata), now, ttl?.expiresAt ?? null, ttl?.minutes ?? null, threadId);
     this.reindexKeys(threadId, 'metadata', before, metadata);
-    if (expiresAt !== null) this.noteExpiry(expiresAt);
+    if (ttl) this.noteExpiry(ttl.expiresAt);
+  }
+
+  /** The thread's time to live, as last given, and when it runs out; undefined for a thread that never expires. */
+  ttl(threadId: string): ThreadExpiry | undefined {
+    return this.statements.ttl.get(threadId) as ThreadExpiry | undefined;
   }
 
   /**
