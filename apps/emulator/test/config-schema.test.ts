@@ -101,6 +101,8 @@ const EMULATOR_ONLY: Record<string, unknown> = {
   'a graph id that is a UUID': { graphs: { '3b7e9f1a-2c4d-4e6f-8a0b-1c2d3e4f5a6b': { replies: [{ text: 'x' }] } } },
   'a graph with both replies and runs': { graphs: { g: { replies: [{ text: 'x' }], runs: [] } } },
   'a node twice in one superstep': { graphs: { g: { runs: [{ steps: [{ parallel: [{ node: 'a' }, { node: 'a' }] }] }] } } },
+  'a template that names nothing': { graphs: { g: { replies: [{ text: 'You said {{inptu}}' }] } } },
+  'a resume read where nothing is resumed': { graphs: { g: { runs: [{ steps: [{ node: 'a', message: { text: '{{resume}}' } }] }] } } },
   'two tenants sharing a key': {
     tenants: [
       { id: 'a', api_keys: ['k'] },

@@ -219,6 +219,85 @@ describe('the config of a graph of any shape', () => {
     );
   });
 
+  it('refuses a template that names nothing where it is, for a config and for createEmulator alike', async () => {
+    const graphs = {
+      support: {
+        state: { topic: null },
+        replies: [
+          { text: 'You said {{inptu}}' },
+          { text: 'Approved ({{resume}})' },
+          { interrupt: { q: 1 }, text: '{{resume}} and {{state.topic}}' },
+        ],
+        tools: { lookup: '{{args.id}} about {{state.mood}}' },
+      },
+      shaped: {
+        channels: { messages: { reducer: 'messages' }, notes: { reducer: 'append', default: [] } },
+        runs: [
+          {
+            steps: [
+              { node: 'a', message: { text: '{{args.id}} {{last.bot.content}}' }, update: { notes: ['{{resume}}'] } },
+              { node: 'b', do: [{ custom: '{{resume}}' }, { interrupt: 'ok?' }, { message: { text: '{{ resume }}, {{store.prefs}}' } }] },
+              { node: 'c', tools: ['{{args.id}}: {{state.notes.-1}} {{last.ai.tool_calls.0.name}}', '\\{{literal}}'] },
+              {
+                node: 'd',
+                store_get: [{ namespace: ['u'], key: 'k', as: 'prefs' }],
+                update: { notes: ['{{store.prefs.lang}}', '{{store.other}}'] },
+              },
+            ],
+          },
+        ],
+      },
+    };
+    const problems = [
+      '  graphs.support.replies[0].text: {{inptu}} names nothing: a template reads {{input}}, {{resume}}, {{state.<key>}}, {{last.<type>}}, {{args.<name>}} (in a tool answer) or {{store.<as>}} (after store_get); \\{{ is a literal {{',
+      '  graphs.support.replies[1].text: {{resume}}: nothing is resumed here (resume is read after an interrupt of the same step)',
+      "  graphs.support.tools.lookup: {{state.mood}}: mood is not a key of this graph's state (messages, topic)",
+      '  graphs.shaped.runs[0].steps[0].message: {{args.id}}: args are read in a tool answer only (the arguments of the call it answers)',
+      '  graphs.shaped.runs[0].steps[0].message: {{last.bot.content}}: last reads the last message of a type: last.message, last.human, last.ai, last.tool, last.system',
+      '  graphs.shaped.runs[0].steps[0].update: {{resume}}: nothing is resumed here (resume is read after an interrupt of the same step)',
+      '  graphs.shaped.runs[0].steps[1].do[0].custom: {{resume}}: nothing is resumed here (resume is read after an interrupt of the same step)',
+      '  graphs.shaped.runs[0].steps[1].do[2].message: {{store.prefs}}: no store_get of this step reads an item as prefs',
+      '  graphs.shaped.runs[0].steps[3].update: {{store.other}}: no store_get of this step reads an item as other (it reads prefs)',
+    ];
+    expect(() => checkConfig({ graphs })).toThrow(['config is invalid:', ...problems].join('\n'));
+    await expect(startTestEmulator({ graphs: graphs as never })).rejects.toThrow(['graphs are invalid:', ...problems].join('\n'));
+  });
+
+  it('fills templates from the state the node is given: a key, the last message of a type, a part by its path', async () => {
+    const emulator = await startTestEmulator({
+      graphs: {
+        echo: {
+          channels: { messages: { reducer: 'messages', default: [] }, tags: { reducer: 'append', default: ['a', 'b'] } },
+          runs: [
+            {
+              steps: [
+                { node: 'agent', message: { text: 'Calling.', tool_calls: [{ name: 'lookup', args: { topic: '{{input}}' } }] } },
+                { node: 'tool', tools: ['{{last.ai.content}} about {{args.topic}}, last tag {{state.tags.-1}}'] },
+                {
+                  node: 'agent',
+                  message: { text: '{{last.tool.content}} / {{last.message.type}} / \\{{input}} / {{state.tags}}' },
+                  update: { tags: '{{state.tags}}' },
+                },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    try {
+      const values = (await sdkClient(emulator.agentServerUrl).runs.wait(null, 'echo', { input: ask('orders') })) as Values;
+      expect(values.messages.map((message: Values) => message.content)).toEqual([
+        'orders',
+        'Calling.',
+        'Calling. about orders, last tag b',
+        'Calling. about orders, last tag b / tool / {{input}} / ["a","b"]',
+      ]);
+      expect(values.tags).toEqual(['a', 'b', 'a', 'b']);
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it('names the field of a schema problem in a step', () => {
     expect(() => checkConfig({ graphs: { g: { runs: [{ steps: [{ node: 'a', mesage: { text: 'x' } }] }] } } })).toThrow(
       /graphs\.g\.runs\[0\]\.steps\[0\]\.mesage: unknown key/,

@@ -62,7 +62,7 @@ const ERROR = {
 const TOOL_ANSWERS = {
   type: 'object',
   description:
-    'By tool name, the content of the ToolMessage answering each call: a template where {{args.<name>}} is an argument of the call (as JSON when not a string); a tool not listed answers "ok".',
+    'By tool name, the content of the ToolMessage answering each call: a template where {{args.<name>}} is an argument of the call (as JSON when not a string), {{last.ai.content}} the calling message as the state holds it, {{state.<key>}} a key of the state; a tool not listed answers "ok".',
   additionalProperties: { type: 'string' },
 } as const;
 
@@ -78,7 +78,7 @@ const MESSAGE = {
   type: 'object',
   additionalProperties: false,
   description:
-    'A chat model call: its reply is streamed in chunks (messages modes, events) and written to `messages` by the node. {{input}} is the last human message, {{resume}} the resume value.',
+    'A chat model call: its reply is streamed in chunks (messages modes, events) and written to `messages` by the node. Its text, chunks and tool call arguments are templates: {{input}} the last human message, {{state.<key>}} a key of the state, {{last.<type>.<field>}} the last message of a type, {{resume}} the resume value (after an interrupt).',
   properties: {
     text: { type: 'string', description: 'The reply\'s text (default "").' },
     tool_calls: { type: 'array', items: TOOL_CALL },
@@ -118,7 +118,7 @@ const STORE_ITEM_REF = {
     type: 'array',
     minItems: 1,
     items: { type: 'string', minLength: 1 },
-    description: "The item's namespace, label by label; each a template ({{input}}, {{args.<name>}}).",
+    description: "The item's namespace, label by label; each a template ({{input}}, {{state.<key>}}, {{last.<type>.<field>}}).",
   },
   key: { type: 'string', minLength: 1, description: "The item's key (a template)." },
 } as const;
@@ -134,7 +134,7 @@ const TASK_PROPERTIES = {
   update: {
     type: 'object',
     description:
-      'What the node returns: state keys and the values written to them, each through its channel\'s reducer (`messages` merges). String values are templates ({{input}}, {{resume}}; a value that is only "{{resume}}" is the resume value itself).',
+      'What the node returns: state keys and the values written to them, each through its channel\'s reducer (`messages` merges). String values are templates ({{input}}, {{state.<key>}}, {{last.<type>.<field>}}, {{resume}}; a value that is one whole placeholder, such as "{{resume}}", is the value itself).',
   },
   tools: STEP_TOOL_ANSWERS,
   goto: {
@@ -292,7 +292,11 @@ export const GRAPH_SCHEMA = {
         additionalProperties: false,
         properties: {
           match: { ...GLOB, description: 'Glob (* and ?) on the text of the last human message.' },
-          text: { type: 'string', description: 'The reply; {{input}} is the last human message, {{resume}} the resume value.' },
+          text: {
+            type: 'string',
+            description:
+              'The reply, a template: {{input}} is the last human message, {{state.<key>}} a key of the state, {{last.<type>.<field>}} the last message of a type, {{resume}} the resume value (in a reply that interrupts).',
+          },
           tool_calls: { type: 'array', items: TOOL_CALL },
           update: { type: 'object', description: 'Extra state the node writes with the reply (keys declared in `state`).' },
           interrupt: { description: 'The node pauses with this value; once resumed, it replies.' },

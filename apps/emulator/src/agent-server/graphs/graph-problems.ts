@@ -9,6 +9,8 @@ import { GraphIdSchema } from '../../generated/agent-server/contract.js';
 import { api } from '../../generated/agent-server/operations.js';
 import { END, START } from './graph-shape.js';
 import type { GraphDefinition, ReplyEntry, StepConfig, TaskConfig } from './graph-types.js';
+import type { TemplateScope } from './templates.js';
+import { nameProblem, placeholdersOf } from './templates.js';
 
 type Values = Record<string, unknown>;
 
@@ -70,6 +72,7 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
       if (typeof reply === 'function') return;
       for (const problem of replyProblems(reply, keys)) problems.push(`${at}.replies[${index}]: ${problem}`);
     });
+    problems.push(...replyTemplateProblems(graph, at, keys));
     return problems;
   }
   const nodes = graph.nodes ? new Set(graph.nodes) : undefined;
@@ -92,6 +95,7 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
   graph.runs!.forEach((run, r) => {
     const where = `${at}.runs[${r}].steps`;
     problems.push(...stepProblems(run.steps as StepConfig[], where, nodes, keys, graph));
+    problems.push(...stepTemplateProblems(run.steps as StepConfig[], where, keys, graph));
   });
   return problems;
 }
@@ -210,4 +214,80 @@ export function* allTasks(
       if (task.subgraph) yield* allTasks(task.subgraph as StepConfig[], `${where}.subgraph`, task.node);
     }
   }
+}
+
+/**
+ * The templates of the ReAct shorthand (templates.ts): a reply's text reads the resume value only
+ * when the reply interrupts; the tools' answers read the call's arguments.
+ */
+function replyTemplateProblems(graph: GraphDefinition, at: string, stateKeys: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  (graph.replies ?? []).forEach((reply, index) => {
+    if (typeof reply !== 'function')
+      problems.push(...replyTextProblems(reply, stateKeys).map((problem) => `${at}.replies[${index}].${problem}`));
+  });
+  for (const [tool, answer] of Object.entries(graph.tools ?? {}))
+    problems.push(...templateProblems(answer, `${at}.tools.${tool}`, { resume: false, args: true, store: [], stateKeys }));
+  return problems;
+}
+
+/** The placeholders of a reply's text that read nothing (also asked of what a reply function answers). */
+export function replyTextProblems(reply: ReplyEntry, stateKeys: ReadonlySet<string>): string[] {
+  if (reply.text === undefined) return [];
+  return templateProblems(reply.text, 'text', { resume: Object.hasOwn(reply, 'interrupt'), args: false, store: [], stateKeys });
+}
+
+/**
+ * The templates of a run's steps (templates.ts), each read where it is: a task's store reads come
+ * first (each may read those before it), then its actions in order (the resume value exists after
+ * its first interrupt), then what it returns and raises (the resume value exists when it
+ * interrupts at all); only its tool answers read a call's arguments; `state` is the state of the
+ * graph the task runs in (a subgraph's own when it declares channels).
+ */
+function stepTemplateProblems(steps: readonly StepConfig[], at: string, graphKeys: ReadonlySet<string>, graph: GraphDefinition): string[] {
+  const problems: string[] = [];
+  for (const { task, at: where, within } of allTasks(steps, at)) {
+    const channels = within === undefined ? undefined : graph.subgraphs?.[within]?.channels;
+    const stateKeys = channels ? new Set(Object.keys(channels)) : graphKeys;
+    const check = (value: unknown, path: string, scope: Omit<TemplateScope, 'stateKeys'>) =>
+      problems.push(...templateProblems(value, `${where}${path}`, { ...scope, stateKeys }));
+    const reads: string[] = [];
+    for (const [i, read] of (task.store_get ?? []).entries()) {
+      check(read.namespace, `.store_get[${i}].namespace`, { resume: false, args: false, store: [...reads] });
+      check(read.key, `.store_get[${i}].key`, { resume: false, args: false, store: [...reads] });
+      reads.push(read.as);
+    }
+    const inTask = { args: false, store: reads };
+    const actions = task.do
+      ? task.do.map((action, i) => ({ action: action as Record<string, unknown>, path: `.do[${i}]` }))
+      : [
+          ...(task.custom ?? []).map((custom, i) => ({ action: { custom }, path: `.custom[${i}]`, bare: true })),
+          ...(Object.hasOwn(task, 'interrupt') ? [{ action: { interrupt: task.interrupt }, path: '', bare: true }] : []),
+          ...(task.message ? [{ action: { message: task.message }, path: '', bare: true }] : []),
+        ];
+    let resumed = false;
+    for (const { action, path, bare } of actions as { action: Record<string, unknown>; path: string; bare?: boolean }[]) {
+      for (const [key, value] of Object.entries(action))
+        if (key !== 'delay_ms') check(value, bare && key === 'custom' ? path : `${path}.${key}`, { ...inTask, resume: resumed });
+      if (Object.hasOwn(action, 'interrupt')) resumed = true;
+    }
+    const returned = { ...inTask, resume: resumed };
+    if (task.update !== undefined) check(task.update, '.update', returned);
+    if (task.error !== undefined) check(typeof task.error === 'string' ? task.error : task.error.message, '.error', returned);
+    for (const [i, item] of (task.store_put ?? []).entries()) check(item, `.store_put[${i}]`, returned);
+    for (const [i, item] of (task.store_delete ?? []).entries()) check(item, `.store_delete[${i}]`, returned);
+    const answers: [string, string][] = Array.isArray(task.tools)
+      ? task.tools.map((answer, i) => [`[${i}]`, answer])
+      : Object.entries(task.tools ?? {}).map(([tool, answer]) => [`.${tool}`, answer]);
+    for (const [path, answer] of answers) check(answer, `.tools${path}`, { ...returned, args: true });
+  }
+  return problems;
+}
+
+/** The placeholders of a template (or of every string of a value) that read nothing where they are. */
+function templateProblems(value: unknown, at: string, scope: TemplateScope): string[] {
+  return placeholdersOf(value).flatMap((name) => {
+    const problem = nameProblem(name, scope);
+    return problem ? [`${at}: ${problem}`] : [];
+  });
 }

@@ -3,7 +3,7 @@
 // format is graph-config.ts's; what the format cannot say is checked by graph-problems.ts first.
 import type { Channel } from './channels.js';
 import { Channels } from './channels.js';
-import { replyProblems } from './graph-problems.js';
+import { replyProblems, replyTextProblems } from './graph-problems.js';
 import { edgesOf, GraphShape, shapeOfRuns } from './graph-shape.js';
 import type { Chunking, GraphConfig, GraphDefinition, StepConfig, StepPlan, TaskPlan } from './graph-types.js';
 import { REACT_AGENT_SHAPE, reactNextAfter, reactTaskPlan } from './react-agent.js';
@@ -74,7 +74,10 @@ export class ScriptedGraph {
       );
     } else {
       // A reply function's answer is checked as a config entry is.
-      this.replies = new Replies(id, definition.replies ?? [], (entry) => replyProblems(entry, new Set(this.channels.keys)));
+      this.replies = new Replies(id, definition.replies ?? [], (entry) => [
+        ...replyProblems(entry, new Set(this.channels.keys)),
+        ...replyTextProblems(entry, new Set(this.channels.keys)),
+      ]);
       this.runs = undefined;
       this.shape = REACT_AGENT_SHAPE;
     }
