@@ -298,6 +298,52 @@ describe('the config of a graph of any shape', () => {
     }
   });
 
+  it('refuses routes that could not pick, naming the branch', () => {
+    const edge = (routes: unknown[], extra: Record<string, unknown> = {}) => ({
+      graphs: {
+        g: { channels: { messages: { reducer: 'messages' } }, edges: [{ from: 'a', to: ['b', '__end__'], routes, ...extra }], runs: [] },
+      },
+    });
+    const refusal = (config: unknown) => {
+      try {
+        checkConfig(config);
+        return '';
+      } catch (error) {
+        return (error as Error).message.split('\n').slice(1).join('\n');
+      }
+    };
+    expect(refusal(edge([{ tool_calls: true, to: 'c' }, { to: '__end__' }]))).toBe(
+      "  graphs.g.edges[0].routes[0].to: c is not one of this edge's targets (b, __end__)",
+    );
+    expect(refusal(edge([{ to: 'b' }, { tool_calls: false, to: '__end__' }]))).toBe(
+      [
+        '  graphs.g.edges[0].routes[0]: a branch without a condition is the default, and comes last (the branches after it never hold)',
+        '  graphs.g.edges[0].routes: the last branch is the default, without a condition (where the graph goes when no other holds)',
+      ].join('\n'),
+    );
+    expect(
+      refusal(
+        edge([
+          { value: '{{state.mood}}', to: 'b' },
+          { equals: 1, to: '__end__' },
+        ]),
+      ),
+    ).toBe(
+      [
+        '  graphs.g.edges[0].routes[0]: value goes with one test: equals, in, matches or empty',
+        "  graphs.g.edges[0].routes[0].value: {{state.mood}}: mood is not a key of this graph's state (messages)",
+        '  graphs.g.edges[0].routes[1]: equals tests a value: add value (a template)',
+        '  graphs.g.edges[0].routes: the last branch is the default, without a condition (where the graph goes when no other holds)',
+      ].join('\n'),
+    );
+    expect(refusal(edge([{ tool_calls: true, value: '{{input}}', equals: 'x', to: 'b' }, { to: '__end__' }], { conditional: false }))).toBe(
+      [
+        '  graphs.g.edges[0].routes: routes go with a conditional edge (remove conditional: false)',
+        '  graphs.g.edges[0].routes[0]: tool_calls is a condition of its own (not with value, equals)',
+      ].join('\n'),
+    );
+  });
+
   it('names the field of a schema problem in a step', () => {
     expect(() => checkConfig({ graphs: { g: { runs: [{ steps: [{ node: 'a', mesage: { text: 'x' } }] }] } } })).toThrow(
       /graphs\.g\.runs\[0\]\.steps\[0\]\.mesage: unknown key/,
@@ -451,6 +497,73 @@ describe('runs of a graph of any shape', () => {
     const recalled = (await client.runs.wait(threadId, 'memory', { input: ask('What do I like?') })) as Values;
     expect(recalled.messages.at(-1).content).toBe('You said: I like tea');
     expect(recalled.remembered).toEqual({ text: 'I like tea' });
+  });
+
+  it('computes next from the routers the config writes, after supersteps and state updates, as LangGraph runs them', async () => {
+    const emulator = await startTestEmulator({
+      graphs: {
+        helpdesk: {
+          channels: { messages: { reducer: 'messages', default: [] }, mood: {} },
+          nodes: ['agent', 'tool', 'escalate'],
+          edges: [
+            { from: '__start__', to: 'agent' },
+            {
+              from: 'agent',
+              to: ['tool', 'escalate', '__end__'],
+              routes: [
+                { tool_calls: true, to: 'tool' },
+                { value: '{{state.mood}}', in: ['angry', 'upset'], to: 'escalate' },
+                { value: '{{last.message.content}}', matches: '*human*', to: 'escalate' },
+                { to: '__end__' },
+              ],
+            },
+            { from: 'tool', to: 'agent' },
+            { from: 'escalate', to: '__end__' },
+          ],
+          runs: [],
+        },
+      },
+    });
+    try {
+      const client = sdkClient(emulator.agentServerUrl);
+      const { thread_id } = await client.threads.create({
+        graphId: 'helpdesk',
+        supersteps: [
+          { updates: [{ values: { messages: [{ type: 'human', content: 'hi', id: 'h1' }] }, asNode: '__input__' }] },
+          { updates: [{ values: null, asNode: '__start__' }] },
+          {
+            updates: [
+              {
+                values: { messages: [{ type: 'ai', content: 'calling', id: 'a1', tool_calls: [{ name: 'lookup', args: {}, id: 'c1' }] }] },
+                asNode: 'agent',
+              },
+            ],
+          },
+        ],
+      });
+      const next = async () => (await client.threads.getState(thread_id)).next;
+      expect(await next()).toEqual(['tool']);
+      await client.threads.updateState(thread_id, {
+        values: { messages: [{ type: 'ai', content: 'no tools', id: 'a1' }] },
+        asNode: 'agent',
+      });
+      expect(await next()).toEqual([]);
+      await client.threads.updateState(thread_id, { values: { mood: 'upset' }, asNode: 'agent' });
+      expect(await next()).toEqual(['escalate']);
+      await client.threads.updateState(thread_id, {
+        values: { mood: 'calm', messages: [{ type: 'ai', content: 'a human will call', id: 'a2' }] },
+      });
+      expect(await next()).toEqual(['escalate']);
+      await client.threads.updateState(thread_id, {
+        values: { messages: [{ type: 'tool', content: 'x', tool_call_id: 'c1', id: 't1' }] },
+        asNode: 'tool',
+      });
+      expect(await next()).toEqual(['agent']);
+      const history = await client.threads.getHistory(thread_id);
+      expect(history.map((state) => state.next)).toEqual([['agent'], ['escalate'], ['escalate'], [], ['tool'], ['agent'], ['__start__']]);
+    } finally {
+      await emulator.close();
+    }
   });
 
   it('applies an update as a node: next by its fixed edges, or where the script goes after a router', async () => {

@@ -224,6 +224,31 @@ const STEPS_DEPTH_3 = { type: 'array', minItems: 1, items: stepSchema(taskSchema
 const STEPS_DEPTH_2 = { type: 'array', minItems: 1, items: stepSchema(taskSchema(STEPS_DEPTH_3)) } as const;
 const STEPS = { type: 'array', minItems: 1, items: stepSchema(taskSchema(STEPS_DEPTH_2)) } as const;
 
+/** One branch of a router: where the graph goes when its condition holds (no condition: the default branch, last). */
+const ROUTE = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['to'],
+  description:
+    'A branch of the router: `to` when its condition holds. A condition is `tool_calls`, or `value` with one of `equals`, `in`, `matches`, `empty`; a branch without one is the default, and comes last.',
+  properties: {
+    to: { ...NODE_NAME_OR_END, description: "Where the graph goes: a node of the edge's `to`, or __end__." },
+    tool_calls: {
+      type: 'boolean',
+      description: 'Holds when the last message is an AI message that calls tools (true), or is not (false), as tools_condition routes.',
+    },
+    value: {
+      type: 'string',
+      description:
+        'A template read from the state the router is given: {{state.<key>}}, {{last.<type>.<field>}} (the last message of a type), {{input}}; one whole placeholder is the value itself.',
+    },
+    equals: { description: 'Holds when `value` is this (any JSON value).' },
+    in: { type: 'array', description: 'Holds when `value` is one of these.' },
+    matches: { ...GLOB, description: 'Holds when `value` is a text this glob (* and ?) matches.' },
+    empty: { type: 'boolean', description: 'Holds when `value` is absent, null, "", [] or {} (true), or is not (false).' },
+  },
+} as const;
+
 const EDGE = {
   type: 'object',
   additionalProperties: false,
@@ -237,7 +262,14 @@ const EDGE = {
       ],
       description: 'A node, __end__, or several: all of them run next (fan-out), unless the edge is conditional.',
     },
-    conditional: { type: 'boolean', description: 'A router picks one of `to` (drawn dashed; default false).' },
+    conditional: { type: 'boolean', description: 'A router picks one of `to` (drawn dashed; default false, true with `routes`).' },
+    routes: {
+      type: 'array',
+      minItems: 1,
+      items: ROUTE,
+      description:
+        "How the router picks, in order: the first branch whose condition holds on the state (the default branch last). With routes, `next` is computed wherever LangGraph's router would run: after a state update as the node, after supersteps, at the end of a run's steps; without, a router's choice is known only inside a run (the next step of its script).",
+    },
   },
 } as const;
 

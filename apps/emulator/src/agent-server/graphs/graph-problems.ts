@@ -83,6 +83,11 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
       if (target !== END && nodes && !nodes.has(target))
         problems.push(`${at}.edges[${i}].to: ${target} is not a node of this graph (nodes)`);
   }
+  problems.push(...routeProblems(graph.edges, `${at}.edges`, keys));
+  for (const [node, subgraph] of Object.entries(graph.subgraphs ?? {}))
+    problems.push(
+      ...routeProblems(subgraph.edges, `${at}.subgraphs.${node}.edges`, subgraph.channels ? new Set(Object.keys(subgraph.channels)) : keys),
+    );
   // A subgraph node at any depth: a node of the graph, or of a subgraph's steps.
   const subgraphNodes = new Set(
     (graph.runs ?? []).flatMap((run) =>
@@ -290,4 +295,42 @@ function templateProblems(value: unknown, at: string, scope: TemplateScope): str
     const problem = nameProblem(name, scope);
     return problem ? [`${at}: ${problem}`] : [];
   });
+}
+
+type EdgeConfig = NonNullable<GraphDefinition['edges']>[number];
+
+/**
+ * A conditional edge's routes (routes.ts): each branch goes to one of the edge's targets, says one
+ * condition (tool_calls, or value with one test) or none (the default, last), and its value is a
+ * template of the state the router is given.
+ */
+function routeProblems(edges: readonly EdgeConfig[] | undefined, at: string, stateKeys: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  for (const [i, edge] of (edges ?? []).entries()) {
+    if (!edge.routes) continue;
+    const where = `${at}[${i}]`;
+    if (edge.conditional === false) problems.push(`${where}.routes: routes go with a conditional edge (remove conditional: false)`);
+    const targets = [edge.to].flat();
+    for (const [j, route] of edge.routes.entries()) {
+      const branch = `${where}.routes[${j}]`;
+      if (!targets.includes(route.to)) problems.push(`${branch}.to: ${route.to} is not one of this edge's targets (${targets.join(', ')})`);
+      const tests = (['equals', 'in', 'matches', 'empty'] as const).filter((key) => Object.hasOwn(route, key));
+      if (route.tool_calls !== undefined && (route.value !== undefined || tests.length > 0))
+        problems.push(`${branch}: tool_calls is a condition of its own (not with value, ${tests.join(', ') || 'or a test'})`);
+      else if (route.value !== undefined && tests.length !== 1)
+        problems.push(
+          `${branch}: value goes with one test: equals, in, matches or empty${tests.length > 1 ? ` (not ${tests.join(' and ')})` : ''}`,
+        );
+      else if (route.value === undefined && tests.length > 0)
+        problems.push(`${branch}: ${tests.join(', ')} tests a value: add value (a template)`);
+      const isDefault = route.tool_calls === undefined && route.value === undefined && tests.length === 0;
+      if (isDefault && j < edge.routes.length - 1)
+        problems.push(`${branch}: a branch without a condition is the default, and comes last (the branches after it never hold)`);
+      if (!isDefault && j === edge.routes.length - 1)
+        problems.push(`${where}.routes: the last branch is the default, without a condition (where the graph goes when no other holds)`);
+      if (route.value !== undefined)
+        problems.push(...templateProblems(route.value, `${branch}.value`, { resume: false, args: false, store: [], stateKeys }));
+    }
+  }
+  return problems;
 }

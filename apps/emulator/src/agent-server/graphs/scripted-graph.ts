@@ -8,6 +8,7 @@ import { edgesOf, GraphShape, shapeOfRuns } from './graph-shape.js';
 import type { Chunking, GraphConfig, GraphDefinition, StepConfig, StepPlan, TaskPlan } from './graph-types.js';
 import { REACT_AGENT_SHAPE, reactNextAfter, reactTaskPlan } from './react-agent.js';
 import { Replies } from './replies.js';
+import { routersOf } from './routes.js';
 import type { ScriptPosition } from './run-scripts.js';
 import { RunScripts, runScript } from './run-scripts.js';
 import { compileStep } from './task-plan.js';
@@ -130,11 +131,12 @@ export class ScriptedGraph {
 
   /**
    * The nodes that run after an update applied as `node` left `values`: the ReAct router's choice;
-   * in a graph of any shape the fixed edges from `node`, or where a router goes the next step of
-   * the run that stands at `position`.
+   * in a graph of any shape the fixed edges from `node` and its routers' picks where the config
+   * writes their routes, else where a router goes the next step of the run that stands at `position`.
    */
   nextAfterUpdate(node: string, values: Values, position: ScriptPosition | undefined): string[] {
     if (this.replies) return reactNextAfter(node, values);
+    if (this.shape.hasRouters(node)) return this.shape.routed(node, values) ?? [];
     if (node === '__start__' && position) return this.runs!.nodesAt(position);
     if (this.shape.routesAfter(node)) return position ? this.runs!.nodesAt(position) : [];
     return this.shape.fixedSuccessors(node);
@@ -186,7 +188,7 @@ function shapeOf(definition: Pick<GraphDefinition, 'nodes' | 'edges' | 'subgraph
     );
     if (declared || innerRuns.length > 0) subgraphs.set(node, shapeOf({ nodes: declared?.nodes, edges: declared?.edges }, innerRuns));
   }
-  return new GraphShape(nodes, definition.edges ? edgesOf(definition.edges) : read.edges, subgraphs);
+  return new GraphShape(nodes, definition.edges ? edgesOf(definition.edges) : read.edges, subgraphs, routersOf(definition.edges));
 }
 
 /** The graphs of an emulator by graph_id: the configured ones, or the default echo graph. */
