@@ -324,13 +324,20 @@ export class Execution {
             .flat()
             .map((target) => (typeof target === 'string' ? target : target.node))
             .filter((node) => this.graph.shape.has(node));
-    this.commitIn(root, {
-      values,
-      next,
-      tasks: next.map((node) => this.pendingTaskOf(root, node)),
-      metadata: root.metadataOf('input', root.head ? stepOf(root.head) + 1 : -1),
-      script: root.position,
-    });
+    this.commitIn(
+      root,
+      {
+        values,
+        next,
+        tasks: next.map((node) => this.pendingTaskOf(root, node)),
+        metadata: root.metadataOf('input', root.head ? stepOf(root.head) + 1 : -1),
+        script: root.position,
+      },
+      undefined,
+      false,
+    );
+    // LangGraph streams the state the command made before its checkpoint, whatever runs after it.
+    this.modes.commandApplied(values, root.head!);
   }
 
   /** Runs the superstep of `nodes` at the frame's head, and commits its checkpoint. */
@@ -567,13 +574,13 @@ export class Execution {
   }
 
   /** Commits a checkpoint in a frame and makes it the frame's head; a root checkpoint is streamed with its step. */
-  private commitIn(frame: Frame, planned: PlannedCheckpoint, alsoWrite?: () => void): void {
+  private commitIn(frame: Frame, planned: PlannedCheckpoint, alsoWrite?: () => void, streamInput = true): void {
     this.assertLive();
     const written = frame.commit(planned, alsoWrite);
     frame.head = written;
     frame.values = planned.values;
     if (planned.script) frame.position = planned.script;
-    if (planned.metadata.source === 'input') this.modes.checkpointWritten(frame.ns, written);
+    if (planned.metadata.source === 'input' && streamInput) this.modes.checkpointWritten(frame.ns, written);
   }
 
   private rootFrame(head: CheckpointRow | undefined): Frame {
