@@ -146,6 +146,9 @@ const DIFFERENCES: Record<string, Place[]> = {
     .concat({ scenario: '*', path: /^\$\.[a-z+-]+[.[].*(messages\[\*\](\[\*\])?|output|data\[\*\])\.metadata$/ }),
   'run-error-message': [
     { scenario: 'scripted error', path: '$.answer.__error__.message' },
+    ...['recursion limit 2', 'recursion limit 3'].flatMap((scenario) =>
+      ['$.answer.__error__.error', '$.answer.__error__.message'].map((path) => ({ scenario, path })),
+    ),
     { scenario: 'shape custom_error', path: /^\$\.(waited|joined)\.answers\[\*\]\.__error__\.(error|message)$/ },
   ],
   'task-error-message': [

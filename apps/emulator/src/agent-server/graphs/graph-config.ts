@@ -223,6 +223,35 @@ const stepSchema = <Task extends object>(task: Task) =>
 const STEPS_DEPTH_3 = { type: 'array', minItems: 1, items: stepSchema(taskSchema({ type: 'array', minItems: 1 } as const)) } as const;
 const STEPS_DEPTH_2 = { type: 'array', minItems: 1, items: stepSchema(taskSchema(STEPS_DEPTH_3)) } as const;
 const STEPS = { type: 'array', minItems: 1, items: stepSchema(taskSchema(STEPS_DEPTH_2)) } as const;
+/** A run's steps: none for a run that stopped before its first node (a breakpoint there, a cancel). */
+const RUN_STEPS = { ...STEPS, minItems: 0 } as const;
+
+const BREAKPOINT_NODES = { anyOf: [{ const: '*' }, { type: 'array', items: { type: 'string', minLength: 1 } }] } as const;
+
+/** What a run was asked, beyond its input: the run's request, as an entry answers it exactly. */
+const RUN_REQUEST = {
+  type: 'object',
+  additionalProperties: false,
+  description:
+    "The run's request exactly: the entry answers a run only when its request has these, every field left out at its default (no command, no breakpoints, the reject strategy, a run on a thread, nothing beyond the default assistant's config and context). A recording writes one per run, so that the same input with and without a breakpoint, resumed with another value, or under another config replays as the upstream answered each.",
+  properties: {
+    input: { description: "The run's whole input, where `match` does not say all of it (message IDs aside)." },
+    command: {
+      type: 'object',
+      description: "The run's command (`resume`, `update`, `goto`; message IDs aside): the entry answers that command, and no input.",
+    },
+    config: {
+      type: 'object',
+      description:
+        "What the run's config holds beyond the default assistant's: its assistant's and its own (configurable keys, recursion_limit, tags), without the server's IDs and the request's headers.",
+    },
+    context: { type: 'object', description: "What the run's context holds beyond the default assistant's." },
+    interrupt_before: { ...BREAKPOINT_NODES, description: "The run's own interrupt_before." },
+    interrupt_after: { ...BREAKPOINT_NODES, description: "The run's own interrupt_after." },
+    multitask_strategy: { enum: ['reject', 'interrupt', 'rollback', 'enqueue'], description: 'Default reject.' },
+    stateless: { type: 'boolean', description: 'A stateless run (POST /runs, /runs/wait, /runs/stream): a thread of its own.' },
+  },
+} as const;
 
 /** One branch of a router: where the graph goes when its condition holds (no condition: the default branch, last). */
 const ROUTE = {
@@ -370,9 +399,40 @@ export const GRAPH_SCHEMA = {
         additionalProperties: false,
         required: ['steps'],
         properties: {
+          id: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 128,
+            description: "The entry's name, which an entry that goes on from it gives as `continues`.",
+          },
           match: { ...GLOB, description: 'Glob (* and ?) on the text of the last human message of the input.' },
           match_input: { ...GLOB, description: "Glob (* and ?) on the run's input as JSON (for graphs without messages)." },
-          steps: { ...STEPS, description: "The run's supersteps in order: a task, or `parallel` tasks." },
+          continues: {
+            anyOf: [
+              { type: 'string', minLength: 1 },
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['run', 'step'],
+                properties: { run: { type: 'string', minLength: 1 }, step: { type: 'integer', minimum: 0 } },
+              },
+            ],
+            description:
+              "Where the thread stands when this run starts: where the run of the entry so named left it (its `id`), or `{run, step}`, at a checkpoint that entry's run wrote before its step `step` (a run from an earlier checkpoint). An entry without `continues` but with `request` starts where no entry's run left the thread (a new thread, or a state the client wrote). A resume, `input: null` or a command is answered by an entry that continues where the thread stands; without one, it goes on in the entry it stands in (an entry without `request`).",
+          },
+          request: RUN_REQUEST,
+          steps: { ...RUN_STEPS, description: "The run's supersteps in order: a task, or `parallel` tasks." },
+          next: {
+            type: 'array',
+            items: NODE_NAME,
+            description:
+              'The nodes the thread waits before once the steps are done: the run stops there, as it did at a breakpoint or when it was cancelled (with until_cancelled).',
+          },
+          until_cancelled: {
+            type: 'boolean',
+            description:
+              'The run was cancelled where its steps end (a client cancelled it, or a later run interrupted or rolled it back): it waits there until it is cancelled. With no steps and no `next`, it waits before it writes anything.',
+          },
         },
       },
     },

@@ -97,6 +97,7 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
   for (const node of Object.keys(graph.subgraphs ?? {}))
     if (!(nodes?.has(node) ?? true) && !subgraphNodes.has(node))
       problems.push(`${at}.subgraphs.${node}: not a node of this graph (nodes) nor a subgraph node of its runs`);
+  problems.push(...runEntryProblems(graph.runs!, `${at}.runs`, nodes));
   graph.runs!.forEach((run, r) => {
     const where = `${at}.runs[${r}].steps`;
     problems.push(...stepProblems(run.steps as StepConfig[], where, nodes, keys, graph));
@@ -331,6 +332,41 @@ function routeProblems(edges: readonly EdgeConfig[] | undefined, at: string, sta
       if (route.value !== undefined)
         problems.push(...templateProblems(route.value, `${branch}.value`, { resume: false, args: false, store: [], stateKeys }));
     }
+  }
+  return problems;
+}
+
+type RunEntryConfig = NonNullable<GraphDefinition['runs']>[number];
+
+/**
+ * What ties one entry of `runs` to another, or to the graph (run-scripts.ts): ids name one entry
+ * each, `continues` names an entry and a step it has, `next` names nodes of the graph, and an entry
+ * answers a command or an input, not both.
+ */
+function runEntryProblems(runs: readonly RunEntryConfig[], at: string, nodes: ReadonlySet<string> | undefined): string[] {
+  const problems: string[] = [];
+  const ids = new Map<string, number>();
+  for (const [i, run] of runs.entries()) {
+    if (run.id === undefined) continue;
+    if (ids.has(run.id)) problems.push(`${at}[${i}].id: ${run.id} names runs[${ids.get(run.id)}] already`);
+    else ids.set(run.id, i);
+  }
+  for (const [i, run] of runs.entries()) {
+    const where = `${at}[${i}]`;
+    if (run.continues !== undefined) {
+      const named = typeof run.continues === 'string' ? run.continues : run.continues.run;
+      const target = ids.get(named);
+      if (target === undefined) problems.push(`${where}.continues: no entry of runs is named ${named} (id)`);
+      else if (typeof run.continues !== 'string' && run.continues.step > runs[target]!.steps.length)
+        problems.push(`${where}.continues.step: runs[${target}] has ${runs[target]!.steps.length} step(s)`);
+      else if (target === i) problems.push(`${where}.continues: an entry cannot go on from itself`);
+    }
+    for (const node of run.next ?? [])
+      if (nodes && !nodes.has(node)) problems.push(`${where}.next: ${node} is not a node of this graph (nodes)`);
+    const input = ['match', 'match_input'].filter((key) => Object.hasOwn(run, key));
+    if (run.request?.input !== undefined) input.push('request.input');
+    if (run.request?.command !== undefined && input.length > 0)
+      problems.push(`${where}.request.command: a run gives a command or an input, not both (${input.join(', ')})`);
   }
   return problems;
 }

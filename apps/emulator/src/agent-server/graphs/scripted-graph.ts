@@ -66,8 +66,11 @@ export class ScriptedGraph {
     this.recordedDrawing = definition.drawing as ScriptedGraph['recordedDrawing'];
     this.recordedSchemas = definition.schemas as Values | undefined;
     if (definition.runs) {
-      const compiled = definition.runs.map((entry) => runScript(entry, (entry.steps as StepConfig[]).map(compileStep)));
-      this.runs = new RunScripts(compiled);
+      const ids = new Map(definition.runs.flatMap((entry, index) => (entry.id === undefined ? [] : [[entry.id, index] as const])));
+      const compiled = definition.runs.map((entry) =>
+        runScript(entry as Parameters<typeof runScript>[0], (entry.steps as StepConfig[]).map(compileStep), ids),
+      );
+      this.runs = new RunScripts(id, compiled);
       this.replies = undefined;
       this.shape = shapeOf(
         definition,
@@ -140,6 +143,14 @@ export class ScriptedGraph {
     if (node === '__start__' && position) return this.runs!.nodesAt(position);
     if (this.shape.routesAfter(node)) return position ? this.runs!.nodesAt(position) : [];
     return this.shape.fixedSuccessors(node);
+  }
+
+  /**
+   * Where the graph goes after a run's last step when its entry does not say: the routers' picks
+   * after those nodes, where the config writes them (none otherwise: the run ended).
+   */
+  nextAfterSteps(nodes: readonly string[], values: Values): string[] {
+    return [...new Set(nodes.flatMap((node) => (this.shape.hasRouters(node) ? (this.shape.routed(node, values) ?? []) : [])))];
   }
 
   /** The answer to a call of `tool` (a template) by the ReAct shorthand's tool node. */

@@ -25,6 +25,7 @@ import type { Channels } from '../graphs/channels.js';
 import { START } from '../graphs/graph-shape.js';
 import type { StepPlan, TaskPlan } from '../graphs/graph-types.js';
 import { reactNextAfter } from '../graphs/react-agent.js';
+import { configFromDefaults, contextFromDefaults } from '../graphs/run-requests.js';
 import type { ScriptPosition } from '../graphs/run-scripts.js';
 import type { ScriptedGraph } from '../graphs/scripted-graph.js';
 import { lastHumanText } from '../graphs/templates.js';
@@ -198,36 +199,104 @@ export class Execution {
     let continuing = true;
     this.modes.runStarted(input ?? null, command as Values | undefined);
     const root = this.root;
+    // A graph of any shape: the entry of its runs that answers this request (a run started again
+    // after a restart goes on where its first attempt got).
+    const choice = this.graph.runs && !retried ? this.chooseEntry(command, input) : undefined;
+    if (choice && 'waitsFirst' in choice) await this.untilCancelled();
+    const refusal = choice && 'refusal' in choice ? new NodeError('Error', choice.refusal, false) : undefined;
+    if (choice && 'position' in choice && choice.position) root.position = choice.position;
     if (command) {
       if ((command.update != null || command.goto !== undefined) && !retried) {
         this.writeCommand(command);
         continuing = resumed;
       }
     } else if (input != null && !retried) {
-      this.writeInput(input);
+      this.writeInput(input, choice && 'position' in choice ? choice : undefined, refusal);
       continuing = false;
     }
+    if (refusal) throw refusal;
     // A run that applied no input of its own streams the state it goes on from first.
     if (continuing && root.head) this.modes.startedFrom(root.values, root.head);
     let first = true;
     const compiled = this.graph.breakpointsOf();
     while (root.head && root.head.next.length > 0) {
+      // The run's entry ends here with nodes left (it stopped at a breakpoint, or was cancelled): so does the run.
+      const entry = this.graph.runs?.entryAt(root.position);
+      if (entry && this.graph.runs!.isPastSteps(root.position!) && (entry.next !== undefined || entry.untilCancelled)) {
+        if (entry.untilCancelled) await this.untilCancelled();
+        this.breakpoint();
+      }
       const nodes = root.head.next;
       const stopsBefore = nodes.some((node) => matches(this.interruptBefore, node, this.graph) || compiled.before.includes(node));
       if (!(first && continuing) && stopsBefore) this.breakpoint();
-      // LangGraph's loop takes at most recursion_limit + 1 steps per run (`__start__` counts).
-      if (this.stepsTaken > this.recursionLimit)
-        throw new NodeError(
-          'GraphRecursionError',
-          `Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langgraph/GRAPH_RECURSION_LIMIT/\n`,
-          false,
-        );
+      this.checkRecursionLimit();
       await this.superstep(root, nodes);
       first = false;
       this.stepsTaken++;
       // As in LangGraph, a node in interrupt_after stops the run after it, even as the last one.
       if (nodes.some((node) => matches(this.interruptAfter, node, this.graph) || compiled.after.includes(node))) this.breakpoint();
     }
+    if (this.graph.runs?.entryAt(root.position)?.untilCancelled) await this.untilCancelled();
+    // LangGraph's loop counts its steps before it looks for tasks: a run whose last step reached the limit fails all the same.
+    this.checkRecursionLimit();
+  }
+
+  /** LangGraph's loop takes at most recursion_limit + 1 steps per run (`__start__` counts); the next one fails the run. */
+  private checkRecursionLimit(): void {
+    if (this.stepsTaken > this.recursionLimit)
+      throw new NodeError(
+        'GraphRecursionError',
+        `Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langgraph/GRAPH_RECURSION_LIMIT/\n`,
+        false,
+      );
+  }
+
+  /**
+   * The entry of a graph's runs that answers this run (run-scripts.ts): from where the thread
+   * stands, by everything the run was asked. A run with input starts its entry; a resume, `input:
+   * null` or a command takes the entry that goes on from there, or goes on in the one it stands
+   * in. `waitsFirst`: the entry's run was cancelled before it wrote anything.
+   */
+  private chooseEntry(
+    command: RunCommand | undefined,
+    input: Values | null | undefined,
+  ): { position?: ScriptPosition; cursor?: number } | { refusal: string } | { waitsFirst: true } {
+    const scripts = this.graph.runs!;
+    const root = this.root;
+    const kind = command ? 'command' : input != null ? 'input' : 'go-on';
+    // Nothing to go on from: the run does nothing, as LangGraph's does.
+    if (kind !== 'input' && !root.head) return {};
+    const { kwargs } = this.run;
+    const assistant = this.graph.assistant;
+    const applied = input != null ? root.channels.apply(root.values, root.channels.ofState(input)) : root.values;
+    const from = root.head?.script;
+    const choice = scripts.choose(
+      {
+        kind,
+        input: input ?? undefined,
+        text: lastHumanText(applied),
+        command: command as Values | undefined,
+        config: configFromDefaults(kwargs.config as Values, assistant.config),
+        context: contextFromDefaults(kwargs.context, assistant.context),
+        interruptBefore: kwargs.interrupt_before as string[] | '*' | undefined,
+        interruptAfter: kwargs.interrupt_after as string[] | '*' | undefined,
+        multitaskStrategy: this.run.multitask_strategy ?? 'reject',
+        stateless: kwargs.stateless === true,
+      },
+      from,
+      this.context.runs.replyCursor(this.threadId),
+    );
+    if ('refusal' in choice) return choice;
+    if (choice.inPlace) return {};
+    const entry = scripts.scripts[choice.index]!;
+    if (entry.untilCancelled && entry.steps.length === 0 && entry.next === undefined) return { waitsFirst: true };
+    return { position: { run: choice.index, step: 0, ...(from?.resumes ? { resumes: from.resumes } : {}) }, cursor: choice.nextCursor };
+  }
+
+  /** Waits until the run is cancelled: its recording was cancelled here. */
+  private untilCancelled(): Promise<never> {
+    this.flushIndex();
+    return pause(Number.POSITIVE_INFINITY, this.context.signal) as Promise<never>;
   }
 
   /** The run stops at a breakpoint: the thread waits there, with no interrupt. */
@@ -244,19 +313,27 @@ export class Execution {
     throw new TaskInterruptFrom([]);
   }
 
-  /** The input checkpoint (the state before the input) and the `__start__` step that applies it. */
-  private writeInput(input: Values): void {
+  /**
+   * The input checkpoint (the state before the input) and the `__start__` step that applies it,
+   * going on with the entry chosen for it; a run no entry answers stops after its input checkpoint.
+   */
+  private writeInput(
+    input: Values,
+    chosen: { position?: ScriptPosition; cursor?: number } | undefined,
+    refusal: NodeError | undefined,
+  ): void {
     const root = this.root;
     const step = root.head ? stepOf(root.head) + 1 : -1;
     this.commitIn(root, { values: root.values, next: [START], tasks: [pendingTask(START)], metadata: root.metadataOf('input', step) });
     this.stepsTaken = 1;
+    if (refusal) return;
     const values = root.channels.apply(root.values, root.channels.ofState(input));
     if (this.graph.isReactAgent) {
       this.writeStart(root, input, reactNextAfter(START, values), undefined);
       return;
     }
-    const chosen = this.chooseScript(input);
-    this.writeStart(root, input, this.graph.runs!.nodesAt(chosen.position), chosen.position, chosen.cursor);
+    const position = chosen?.position;
+    this.writeStart(root, input, position ? this.graph.runs!.nodesAt(position) : [], position, chosen?.cursor);
   }
 
   /**
@@ -283,23 +360,6 @@ export class Execution {
       },
     );
     this.modes.stateWritten(frame.ns, frame.values, true, frame.head!);
-  }
-
-  /**
-   * The entry of `runs` a run with this input follows (a graph of any shape): the first at or after
-   * the thread's cursor that matches. None matching fails the run.
-   */
-  private chooseScript(input: Values): { position: ScriptPosition; cursor: number } {
-    const scripts = this.graph.runs!;
-    const text = lastHumanText(this.root.channels.apply(this.root.values, this.root.channels.ofState(input)));
-    const chosen = scripts.choose(this.context.runs.replyCursor(this.threadId), { text, json: JSON.stringify(input) });
-    if (!chosen)
-      throw new NodeError(
-        'Error',
-        `No scripted run of graph "${this.graph.id}" matches the input ${JSON.stringify(text === '' ? input : text)}`,
-        false,
-      );
-    return { position: { run: chosen.index, step: 0 }, cursor: chosen.nextCursor };
   }
 
   /**
@@ -348,7 +408,9 @@ export class Execution {
     if (missing !== undefined)
       throw new NodeError(
         'Error',
-        `No scripted step of graph "${this.graph.id}" runs node "${missing}" here (the script has no step for it at this point of the run)`,
+        frame.position && this.graph.runs?.isPastSteps(frame.position)
+          ? `The steps of runs[${frame.position.run}] of graph "${this.graph.id}" end before node "${missing}", where the graph goes on (add a step for it, or stop the run there with next)`
+          : `No scripted step of graph "${this.graph.id}" runs node "${missing}" here (the script has no step for it at this point of the run)`,
         false,
       );
     const tasks = plans as TaskPlan[];
@@ -602,7 +664,11 @@ export class Execution {
         if (graph.isReactAgent)
           return { next: [...new Set(plans.flatMap((plan) => reactNextAfter(plan.node, values)))], position: undefined };
         const position = this.position ? { run: this.position.run, step: this.position.step + 1 } : undefined;
-        return { next: position ? graph.runs!.nodesAt(position) : [], position };
+        if (!position) return { next: [], position };
+        // Past its entry's steps the run goes where its entry says it stopped, else where the routers send it.
+        const ended = graph.runs!.isPastSteps(position) && graph.runs!.entryAt(position)!.next === undefined;
+        const nodes = plans.map((plan) => plan.node);
+        return { next: ended ? graph.nextAfterSteps(nodes, values) : graph.runs!.nodesAt(position), position };
       },
       routesAfter: (node) => graph.shape.routesAfter(node),
       isSubgraph: (node) => graph.shape.subgraphs.has(node),
@@ -823,10 +889,13 @@ const matches = (nodes: readonly string[] | '*', node: string, graph: ScriptedGr
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    // An endless pause (a run waiting to be cancelled) sets no timer.
+    const timer = Number.isFinite(ms)
+      ? setTimeout(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms)
+      : undefined;
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal.reason);

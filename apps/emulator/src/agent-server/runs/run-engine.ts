@@ -188,6 +188,8 @@ export class RunEngine {
           webhook: body.webhook,
           feedback_keys: body.feedback_keys?.length ? body.feedback_keys : undefined,
           temporary: stateless && (body.on_completion ?? 'delete') === 'delete',
+          // The engine's own: a recorded run is told apart by it (left out of the run as the API shows it).
+          stateless: stateless || undefined,
           subgraphs: body.stream_subgraphs ?? false,
           resumable: body.stream_resumable ?? false,
         }),
