@@ -155,9 +155,9 @@ describe('the recorder', () => {
     expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=/);
     const config = checkConfig(YAML.parse(text));
     expect(Object.keys(config.graphs ?? {}).sort()).toEqual(['review', 'support']);
-    // Five conversations: the resume goes on with the run it resumes, as one entry; the same
-    // conversation waited and then streamed is one entry too.
-    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 5, notes: [] });
+    // Six requests: the resume is one of its own, going on from the run it resumes; the same
+    // request waited and then streamed is one entry.
+    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 6, notes: [], lost: [] });
     const review = config.graphs!.review!;
     expect(review.channels?.notes).toEqual({ reducer: 'append', default: [] });
     expect(review.assistant?.metadata).toEqual({ team: 'docs' });
@@ -175,11 +175,15 @@ describe('the recorder', () => {
     const text = fs.readFileSync(recording, 'utf8');
     const config = checkConfig(YAML.parse(text));
     expect(config.graphs!.review!.runs).toHaveLength(1);
-    expect((config.graphs!.support!.runs ?? []).map((run) => run.match)).toEqual([
-      'where is my order?',
-      'a refund please',
-      'hi',
-      'prune me',
+    const runs = config.graphs!.support!.runs ?? [];
+    expect(runs.map((run) => run.match)).toEqual(['where is my order?', 'a refund please', undefined, 'hi', 'prune me']);
+    // Each entry says what was asked: the resume its value, and what it goes on from; the stateless run that it was one.
+    expect(runs.map(({ id, continues, request }) => ({ id, continues, request }))).toEqual([
+      { id: undefined, continues: undefined, request: {} },
+      { id: 'a-refund-please', continues: undefined, request: {} },
+      { id: undefined, continues: 'a-refund-please', request: { command: { resume: 'yes' } } },
+      { id: undefined, continues: undefined, request: { stateless: true } },
+      { id: undefined, continues: undefined, request: {} },
     ]);
   });
 

@@ -86,7 +86,7 @@ let emulator: TestEmulator;
 let client: Client;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator({ graphs: { helpdesk: HELPDESK }, timeScale: 0 });
+  emulator = await startTestEmulator({ graphs: { helpdesk: HELPDESK } });
   client = sdkClient(emulator.agentServerUrl);
 });
 afterAll(async () => {

@@ -21,6 +21,16 @@ export interface UpstreamState {
   parent_checkpoint?: { checkpoint_id: string } | null;
 }
 
+/** A run as the upstream lists it: its status, its strategy, and what it was asked (its kwargs, config and context merged with its assistant's). */
+export interface UpstreamRun {
+  run_id: string;
+  thread_id: string;
+  status: string;
+  multitask_strategy?: string | null;
+  created_at: string;
+  kwargs: Values;
+}
+
 /** A graph the upstream serves, as its default assistant and graph endpoints describe it. */
 export interface UpstreamGraph {
   graphId: string;
@@ -99,24 +109,39 @@ export class Upstream {
 
   /**
    * The thread a stateless run ran on (the recorder asked the upstream to keep it): the newest
-   * threads are searched for the run; undefined when none of them has it.
+   * threads are asked for the run, newest first (the run's own is the newest but for other
+   * clients' threads made since); undefined when none of them has it.
    */
   async threadOfRun(runId: string): Promise<string | undefined> {
     const threads = await this.request<{ thread_id: string }[]>('POST', '/threads/search', {
-      limit: 50,
+      limit: 20,
       sort_by: 'created_at',
       sort_order: 'desc',
     });
     for (const { thread_id } of threads) {
-      const runs = await this.request<{ run_id: string }[]>('GET', `/threads/${encodeURIComponent(thread_id)}/runs?limit=100`);
-      if (runs.some((run) => run.run_id === runId)) return thread_id;
+      const url = new URL(`${this.base.pathname.replace(/\/$/, '')}/threads/${encodeURIComponent(thread_id)}/runs/${runId}`, this.base);
+      const response = await fetch(url, { headers: this.apiKey ? { 'x-api-key': this.apiKey } : {}, signal: AbortSignal.timeout(30_000) });
+      await response.body?.cancel();
+      if (response.ok) return thread_id;
     }
     return undefined;
+  }
+
+  /** Whether a run of a thread has ended. */
+  async runEnded(threadId: string, runId: string): Promise<boolean> {
+    const run = await this.request<{ status: string }>('GET', `/threads/${encodeURIComponent(threadId)}/runs/${encodeURIComponent(runId)}`);
+    return run.status !== 'pending' && run.status !== 'running';
   }
 
   async deleteThread(threadId: string): Promise<void> {
     const url = new URL(`${this.base.pathname.replace(/\/$/, '')}/threads/${encodeURIComponent(threadId)}`, this.base);
     await fetch(url, { method: 'DELETE', headers: this.apiKey ? { 'x-api-key': this.apiKey } : {}, signal: AbortSignal.timeout(30_000) });
+  }
+
+  /** A thread's runs, oldest first. */
+  async runs(threadId: string): Promise<UpstreamRun[]> {
+    const runs = await this.request<UpstreamRun[]>('GET', `/threads/${encodeURIComponent(threadId)}/runs?limit=1000`);
+    return runs.sort((a, b) => (a.created_at === b.created_at ? (a.run_id < b.run_id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
   }
 
   /** A thread's history, oldest first: its root checkpoints, or those of the subgraph at `namespace`. */

@@ -96,13 +96,35 @@ export interface Difference {
   given: unknown;
 }
 
-/** Where a run's request differs from an entry's `request` (none: it fits). */
-export function requestDifferences(entry: EntryRequest, run: RunRequest): Difference[] {
+/**
+ * Whether `match` says all of an input: one human message whose content is its text, and nothing
+ * else. An exact entry without `request.input` or `match_input` answers only such an input.
+ */
+export function saysAllOf(input: unknown): boolean {
+  if (input === null || typeof input !== 'object') return false;
+  const object = input as Values;
+  const keys = Object.keys(object);
+  if (keys.length !== 1 || keys[0] !== 'messages' || !Array.isArray(object.messages) || object.messages.length !== 1) return false;
+  const message = object.messages[0] as Values;
+  const human = message.type === 'human' || message.role === 'user' || message.role === 'human';
+  const fields = Object.keys(message).filter((key) => key !== 'id');
+  return (
+    human &&
+    typeof message.content === 'string' &&
+    message.content !== '' &&
+    fields.every((key) => ['type', 'role', 'content'].includes(key))
+  );
+}
+
+/** Where a run's request differs from an entry's `request` (none: it fits); `byMatch`: the entry's `match_input` says the whole input. */
+export function requestDifferences(entry: EntryRequest, run: RunRequest, byMatchInput = false): Difference[] {
   const differences: Difference[] = [];
   const compare = (field: string, recorded: unknown, given: unknown) => {
     if (!same(recorded, given)) differences.push({ field, recorded, given });
   };
   if (entry.input !== undefined) compare('input', withoutMessageIds(entry.input), withoutMessageIds(run.input));
+  else if (run.kind === 'input' && !byMatchInput && !saysAllOf(run.input))
+    differences.push({ field: 'input', recorded: 'its human message alone', given: withoutMessageIds(run.input) });
   compare('command', withoutMessageIds(entry.command), withoutMessageIds(run.command));
   compare('config', entry.config ?? {}, run.config);
   compare('context', entry.context ?? {}, run.context);

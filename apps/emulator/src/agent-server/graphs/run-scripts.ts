@@ -132,7 +132,8 @@ export class RunScripts {
     }
     if (!this.standsWhere(script, from))
       differences.push(`where the thread stands (recorded: ${this.describeStart(script)}, this run: ${this.describeFrom(from)})`);
-    if (script.request) differences.push(...requestDifferences(script.request, request).map(describeDifference));
+    if (script.request)
+      differences.push(...requestDifferences(script.request, request, script.matchInput !== undefined).map(describeDifference));
     return differences;
   }
 

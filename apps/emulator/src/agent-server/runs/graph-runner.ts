@@ -100,6 +100,8 @@ async function outcomeOf(execution: Execution): Promise<RunOutcome> {
 interface Frame {
   /** The namespace of the graph ([] at the root). */
   ns: string[];
+  /** The checkpoints a subgraph's run under, by namespace ('' the root's); none at the root. */
+  parents: Record<string, string>;
   channels: Channels;
   /** The checkpoint the next superstep continues from; undefined before the first. */
   head: CheckpointRow | undefined;
@@ -516,10 +518,15 @@ export class Execution {
     const steps = plan.subgraph!;
     const channels = this.graph.channelsOf(plan.node);
     const latest = this.context.subgraphCheckpoints.latest(this.threadId, ns.join('|'));
-    const frame = this.subgraphFrame(call, ns, steps, channels, latest);
+    // The checkpoints it runs under: the root's, and each enclosing subgraph's, by namespace.
+    const parents =
+      parent.ns.length === 0
+        ? { '': this.root.head!.checkpoint_id }
+        : { ...parent.parents, [parent.ns.join('|')]: parent.head!.checkpoint_id };
+    const frame = this.subgraphFrame(call, ns, steps, channels, latest, parents);
     const subgraphRunId = newId();
     const input = channels.ofState(parent.values);
-    this.modes.subgraphStarted(call, subgraphRunId, parent.values, { '': this.root.head!.checkpoint_id });
+    this.modes.subgraphStarted(call, subgraphRunId, parent.values, parents);
     // A subgraph that stopped (an interrupt, a breakpoint) goes on from its checkpoint, which it streams first.
     const continuing = latest !== undefined && latest.next.length > 0;
     if (continuing) this.modes.startedFrom(frame.values, latest, ns);
@@ -651,6 +658,7 @@ export class Execution {
     const graph = this.graph;
     return {
       ns: [],
+      parents: {},
       channels: graph.channels,
       head,
       values: head ? { ...graph.defaults, ...head.values } : { ...graph.defaults },
@@ -723,15 +731,15 @@ export class Execution {
     steps: readonly StepPlan[],
     channels: Channels,
     head: CheckpointRow | undefined,
+    parents: Record<string, string>,
   ): Frame {
     const store = this.context.subgraphCheckpoints;
     const execution = this;
     const namespace = ns.join('|');
-    // A subgraph's checkpoints name the root checkpoint they run under (a subgraph runs only once the root has one).
-    const parents = { '': this.root.head!.checkpoint_id };
     const position = (step: number): ScriptPosition => ({ run: 0, step });
     return {
       ns,
+      parents,
       channels,
       head,
       values: head ? { ...channels.defaults(), ...head.values } : channels.defaults(),

@@ -149,8 +149,10 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
   }
   if (plan.error) throw new NodeError(plan.error.name, renderText(plan.error.message, template));
   // LangGraph's stream handler names a message before the node's writes are kept; the reducer, after.
-  const named = modes.namesNodeMessages;
-  nameMessages(made, call, modes);
+  // A task of the graph itself resumed after an interrupt returns its messages unnamed by the
+  // stream handler (LangGraph JS's resumed root task does): the reducer gives them a UUID.
+  const named = modes.namesNodeMessages && !(call.ns.length === 0 && context.resumes.length > 0);
+  nameMessages(made, call, named);
   const recorded = plan.goto && Object.keys(written).length === 0 ? null : named ? { ...written } : withoutMadeIds(written, made);
   // Messages a node returns whole (not a model's, which streamed in chunks) are streamed as it ends.
   const whole = made.filter((message) => typeof message.type === 'string' || typeof message.role === 'string');
@@ -339,11 +341,11 @@ function answerToolCalls(plan: TaskPlan, context: TaskContext, template: Templat
   });
 }
 
-/** Gives the messages a node made without an ID theirs: the stream handler's name while a messages mode streams, else a UUID. */
-function nameMessages(made: Values[], call: NodeCall, modes: StreamModes): void {
+/** Gives the messages a node made without an ID theirs: the stream handler's name (`named`: while a messages mode streams), else a UUID. */
+function nameMessages(made: Values[], call: NodeCall, named: boolean): void {
   for (const message of made) {
     if (message.id !== undefined) continue;
-    if (!modes.namesNodeMessages) message.id = newId();
+    if (!named) message.id = newId();
     else if (message.type === 'tool' && typeof message.tool_call_id === 'string')
       message.id = `run-${call.runId}-tool-${message.tool_call_id}`;
     else message.id = `run-${call.runId}`;
