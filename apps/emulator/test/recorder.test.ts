@@ -13,6 +13,8 @@ import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js'
 import { checkConfig, readConfigFile } from '../src/config.js';
 import type { RecordingSummary } from '../src/recorder/recorder.js';
 import { startRecorder } from '../src/recorder/recorder.js';
+import { servableRecording } from '../src/recorder/recording.js';
+import type { ThreadRecording } from '../src/recorder/thread-runs.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
 import { sdkClient } from './support/sdk-client.js';
@@ -209,5 +211,59 @@ describe('the replay', () => {
     expect((await client.assistants.get('review')).metadata).toEqual({ team: 'docs', created_by: 'system' });
     const drawn = await client.assistants.getGraph('support');
     expect(drawn).toEqual(await sdkClient(upstream.agentServerUrl, { apiKey: UPSTREAM_KEY }).assistants.getGraph('support'));
+  });
+});
+
+describe('what the recorder could not record', () => {
+  it('loses nothing that had ended when the upstream stops before the recorder', async () => {
+    const source = await startTestEmulator({ graphs: GRAPHS });
+    const out = path.join(work, 'upstream-first.yaml');
+    const recorder = await startRecorder({ upstream: new URL(source.agentServerUrl), out, port: 0, host: '127.0.0.1' });
+    const client = sdkClient(recorder.url);
+    const { thread_id } = await client.threads.create();
+    await client.runs.wait(thread_id, 'support', { input: ask('where is my order?') });
+    await client.runs.wait(null, 'support', { input: ask('hi') });
+    const background = await client.runs.create(thread_id, 'support', { input: ask('and my refund?') });
+    await client.runs.join(thread_id, background.run_id);
+    await source.close();
+    const stopped = await recorder.stop();
+    expect(stopped).toMatchObject({ file: out, runs: 3, lost: [] });
+    const again = await startTestEmulator({ config: readConfigFile(out) });
+    try {
+      const answer = (await sdkClient(again.agentServerUrl).runs.wait(null, 'support', { input: ask('hi') })) as Values;
+      expect(answer.messages.at(-1).content).toBe('Hello: hi');
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('leaves out a graph the emulator could not serve as recorded, and says why', () => {
+    // A graph keeping strings under `messages`: the API types that key as messages.
+    const strings: ThreadRecording = {
+      holds: [
+        {
+          graphId: 'notes',
+          runId: 'r1',
+          run: { match_input: '{}', request: {}, steps: [{ node: 'write', update: { messages: ['a'] } }] },
+          from: undefined,
+        },
+      ],
+      transitions: [{ key: 'messages', before: [], writes: [['a']], after: ['a'] }],
+      subgraphStates: new Map(),
+      initialValues: { graphId: 'notes', values: { messages: [] } },
+      breakpoints: new Map(),
+      routes: [],
+      notes: [],
+      recorded: new Set(['r1']),
+    };
+    const { recording, leftOut } = servableRecording(
+      { upstream: 'http://x', graphs: [], threads: [strings], secrets: [], recordedAt: new Date() },
+      'recording.yaml',
+    );
+    expect(leftOut).toEqual([
+      'graph notes is left out: the emulator could not serve it as recorded (graphs.notes.channels.messages.reducer: append is not allowed; messages is the conversation, which the API types as messages: its reducer is messages (keep other values under another key))',
+    ]);
+    expect(recording.config.graphs).toEqual({});
+    expect(() => checkConfig(YAML.parse(recording.text))).not.toThrow();
   });
 });

@@ -11,8 +11,7 @@
 // never replaces a file silently (it is written beside it), and the command exits non-zero.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, checkConfig } from '../config.js';
-import { recordingText } from './recording.js';
+import { servableRecording } from './recording.js';
 import type { RecordedExchange } from './recording-proxy.js';
 import { startRecordingProxy } from './recording-proxy.js';
 import type { ThreadCapture, ThreadRecording } from './thread-runs.js';
@@ -257,49 +256,16 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
               : 'its thread was never read');
         lost.push(`run ${runId}${on} is not in the recording: ${why}`);
       }
-      let recording = recordingText({
-        upstream: options.upstream.href,
-        graphs,
-        threads: recordings,
-        secrets: [...secrets],
-        recordedAt: new Date(),
-      });
-      // The recorder writes what the emulator reads: a graph it could not write so is left out, and said.
-      const refused = refusedGraphs(recording.config, options.out);
-      if (refused.size > 0) {
-        for (const [graphId, problems] of refused)
-          lost.push(
-            `graph ${graphId} is left out: the emulator could not serve it as recorded (${problems.join('; ')})${problems.some((problem) => problem.includes('.channels.messages')) ? '' : ': a bug of the recorder, please report it'}`,
-          );
-        recording = recordingText({
-          upstream: options.upstream.href,
-          graphs: graphs.filter((graph) => !refused.has(graph.graphId)),
-          threads: recordings.map((thread) => ({ ...thread, holds: thread.holds.filter((hold) => !refused.has(hold.graphId)) })),
-          secrets: [...secrets],
-          recordedAt: new Date(),
-        });
-      }
+      const { recording, leftOut } = servableRecording(
+        { upstream: options.upstream.href, graphs, threads: recordings, secrets: [...secrets], recordedAt: new Date() },
+        options.out,
+      );
+      lost.push(...leftOut);
       const file = whereToWrite(options.out, recording.runs, lost, notes);
       writeAtomically(file, recording.text);
       return { file, graphs: recording.graphs, runs: recording.runs, notes, lost };
     },
   };
-}
-
-/** The graphs of a recording the emulator would refuse, each with its problems. */
-function refusedGraphs(config: { graphs: Record<string, Values> }, origin: string): Map<string, string[]> {
-  const refused = new Map<string, string[]>();
-  try {
-    checkConfig(config, origin);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    for (const line of error.message.split('\n').slice(1)) {
-      const graphId = /^\s*graphs\.([^.[:\s]+)/.exec(line)?.[1];
-      if (graphId && Object.hasOwn(config.graphs, graphId)) refused.set(graphId, [...(refused.get(graphId) ?? []), line.trim()]);
-    }
-    if (refused.size === 0) throw new Error(`the recording would be refused, and no graph is named why: ${error.message}`);
-  }
-  return refused;
 }
 
 /**

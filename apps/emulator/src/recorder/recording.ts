@@ -7,6 +7,7 @@
 // write has it as default. No secret is written: keys that name one are redacted in the
 // assistants' settings, and the API keys the traffic carried are redacted wherever they would appear.
 import { createRequire } from 'node:module';
+import { ConfigError, checkConfig } from '../config.js';
 import { edgesWithRoutes } from './recorded-routes.js';
 import { runEntries } from './run-entries.js';
 import type { Transition } from './run-steps.js';
@@ -216,3 +217,48 @@ function orders<T>(items: readonly T[]): T[][] {
 
 const isObject = (value: unknown): value is Values => value !== null && typeof value === 'object' && !Array.isArray(value);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The recording, with only what the emulator can serve: a graph it would refuse is left out (each
+ * said, with why). The recorder writes what the emulator reads; one it could not is a graph that
+ * keeps other values than messages under `messages` (which the API types as messages), or a bug.
+ */
+export function servableRecording(
+  input: RecordingInput,
+  origin: string,
+): { recording: ReturnType<typeof recordingText>; leftOut: string[] } {
+  const recording = recordingText(input);
+  const refused = refusedGraphs(recording.config, origin);
+  if (refused.size === 0) return { recording, leftOut: [] };
+  const leftOut = [...refused].map(
+    ([graphId, problems]) =>
+      `graph ${graphId} is left out: the emulator could not serve it as recorded (${problems.join('; ')})${problems.some((problem) => problem.includes('.channels.messages')) ? '' : ': a bug of the recorder, please report it'}`,
+  );
+  const kept = recordingText({
+    ...input,
+    graphs: input.graphs.filter((graph) => !refused.has(graph.graphId)),
+    threads: input.threads.map((thread) => ({ ...thread, holds: thread.holds.filter((hold) => !refused.has(hold.graphId)) })),
+  });
+  return { recording: kept, leftOut };
+}
+
+/** The graphs of a recording the emulator would refuse, each with its problems. */
+function refusedGraphs(config: { graphs: Record<string, Values> }, origin: string): Map<string, string[]> {
+  const refused = new Map<string, string[]>();
+  try {
+    checkConfig(config, origin);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // A graph ID may hold dots: the longest ID the line starts with names it.
+    const ids = Object.keys(config.graphs).sort((a, b) => b.length - a.length);
+    for (const line of error.message
+      .split('\n')
+      .slice(1)
+      .map((text) => text.trim())) {
+      const graphId = ids.find((id) => [':', '.', '['].some((after) => line.startsWith(`graphs.${id}${after}`)));
+      if (graphId) refused.set(graphId, [...(refused.get(graphId) ?? []), line]);
+    }
+    if (refused.size === 0) throw new Error(`the recording would be refused, and no graph is named why: ${error.message}`);
+  }
+  return refused;
+}
