@@ -143,10 +143,12 @@ export function recordThread(
       const insideSubgraph = stopped.length === 0 && last.tasks.some((task) => stoppedInside(task, runId, subgraphHistory));
       if (stopped.length > 0 || insideSubgraph) run.steps.push(stoppedStep(last, reading));
       if (insideSubgraph && !cancelled) compiledInSubgraph(last, runId, subgraphHistory, recording);
-      // Stopped before nodes with nothing raised: a breakpoint, or a cancel (a loop's error, such as a recursion limit, the replay raises itself).
-      if (stopped.length === 0 && !insideSubgraph && (upstream?.status !== 'error' || cancelled)) {
+      // Stopped before nodes with nothing raised: at a breakpoint, by a cancel, or by the loop's own
+      // error (a recursion limit, which the replay raises there itself, from the same config).
+      if (stopped.length === 0 && !insideSubgraph) {
         run.next = [...last.next];
-        if (!cancelled && run.request.interrupt_before === undefined && run.request.interrupt_after === undefined)
+        const atBreakpoint = upstream === undefined || upstream.status === 'success';
+        if (atBreakpoint && !cancelled && run.request.interrupt_before === undefined && run.request.interrupt_after === undefined)
           addBreakpoints(recording, '', last.next);
       }
     }

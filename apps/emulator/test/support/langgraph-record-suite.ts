@@ -12,6 +12,7 @@
 // here: run-reject-409); a run rolled back is an error there and gone here (rollback-deletes-the-run).
 import assert from 'node:assert/strict';
 import type { Client } from '@langchain/langgraph-sdk';
+import type { Scenario } from './langgraph-scenarios.js';
 
 type Values = Record<string, any>;
 
@@ -181,5 +182,44 @@ export const RECORD_SUITE: Record<string, (client: Client) => Promise<void>> = {
     assert.deepEqual((await client.threads.getState(thread_id)).next, ['tool']);
     await client.threads.updateState(thread_id, { values: { messages: [{ type: 'ai', content: 'No need.', id: 'a1' }] }, asNode: 'agent' });
     assert.deepEqual((await client.threads.getState(thread_id)).next, []);
+  },
+};
+
+/** What a thread shows once its runs have ended: its status, values and next, and its runs' statuses (oldest first). */
+async function afterwards(client: Client, threadId: string) {
+  const state = await client.threads.getState<Values>(threadId);
+  const runs = await client.runs.list(threadId);
+  return {
+    status: (await client.threads.get(threadId)).status,
+    values: state.values,
+    next: state.next,
+    runs: runs.map((run) => run.status).reverse(),
+  };
+}
+
+/**
+ * The same requests observed rather than asserted: the differential test compares what the real
+ * server answered them with what the replay answers, declared differences aside.
+ */
+export const RECORDED_REQUESTS: Record<string, Scenario> = {
+  'helpdesk cancelled while it works': async (client) => {
+    const { threadId, first } = await busy(client);
+    await client.runs.cancel(threadId, first.run_id, true);
+    return afterwards(client, threadId);
+  },
+  'helpdesk rolled back by a second run': async (client) => {
+    const { threadId, first } = await busy(client);
+    const second = await client.runs.create(threadId, 'helpdesk', { input: ask(), multitaskStrategy: 'rollback' });
+    const joined = await client.runs.join(threadId, second.run_id);
+    const firstRun = await client.runs.get(threadId, first.run_id).then(
+      (run) => run.status,
+      (error: { status: number }) => error.status,
+    );
+    return { joined, firstRun, after: await afterwards(client, threadId) };
+  },
+  'helpdesk failed by its recursion limit': async (client) => {
+    const { thread_id } = await client.threads.create();
+    const answer = await client.runs.wait(thread_id, 'helpdesk', { input: ask(), config: { recursion_limit: 2 }, raiseError: false });
+    return { answer, after: await afterwards(client, thread_id) };
   },
 };

@@ -222,6 +222,8 @@ export class Execution {
     let first = true;
     const compiled = this.graph.breakpointsOf();
     while (root.head && root.head.next.length > 0) {
+      // LangGraph's loop counts its steps before it prepares the next (or stops at a breakpoint).
+      this.checkRecursionLimit();
       // The run's entry ends here with nodes left (it stopped at a breakpoint, or was cancelled): so does the run.
       const entry = this.graph.runs?.entryAt(root.position);
       if (entry && this.graph.runs!.isPastSteps(root.position!) && (entry.next !== undefined || entry.untilCancelled)) {
@@ -231,7 +233,6 @@ export class Execution {
       const nodes = root.head.next;
       const stopsBefore = nodes.some((node) => matches(this.interruptBefore, node, this.graph) || compiled.before.includes(node));
       if (!(first && continuing) && stopsBefore) this.breakpoint();
-      this.checkRecursionLimit();
       await this.superstep(root, nodes);
       first = false;
       this.stepsTaken++;
