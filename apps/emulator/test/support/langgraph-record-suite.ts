@@ -145,6 +145,17 @@ export const RECORD_SUITE: Record<string, (client: Client) => Promise<void>> = {
     assert.equal((await client.threads.getState<Values>(thread_id)).values.sleep_ms, 5);
   },
 
+  'a run through an assistant the app made, with a config of its own, answers as the default one does': async (client) => {
+    const assistant = await client.assistants.create({
+      graphId: 'helpdesk',
+      config: { configurable: { tone: 'warm' } },
+      name: 'warm helpdesk',
+    });
+    const { thread_id } = await client.threads.create();
+    assert.deepEqual(contents((await client.runs.wait(thread_id, assistant.assistant_id, { input: ask() })) as Values), ANSWERED);
+    await client.assistants.delete(assistant.assistant_id);
+  },
+
   'a stateless run answers as a thread does': async (client) => {
     assert.deepEqual(contents((await client.runs.wait(null, 'helpdesk', { input: ask() })) as Values), ANSWERED);
   },
