@@ -163,6 +163,27 @@ describe('a recording answers each request as its upstream answered that request
     expect(contents((await client.runs.wait(again, 'helpdesk', { input: ask('slow') })) as Values).at(-1)).toBe('Slow done.');
   });
 
+  it('tells a hold that went on from one cancelled by what happens next, in whichever order they come', async () => {
+    // Waited for (or joined, or queued behind): it goes on, as the hold that went on did.
+    const waited = await newThread();
+    expect(contents((await client.runs.wait(waited, 'helpdesk', { input: ask('slow') })) as Values).at(-1)).toBe('Slow done.');
+    const joined = await newThread();
+    const background = await client.runs.create(joined, 'helpdesk', { input: ask('slow') });
+    expect(contents((await client.runs.join(joined, background.run_id)) as Values).at(-1)).toBe('Slow done.');
+    const queued = await newThread();
+    const first = await client.runs.create(queued, 'helpdesk', { input: ask('slow') });
+    const second = await client.runs.create(queued, 'helpdesk', { input: null, multitaskStrategy: 'enqueue' });
+    await client.runs.join(queued, second.run_id);
+    expect((await client.runs.get(queued, first.run_id)).status).toBe('success');
+    // Cancelled: it stops where the cancelled hold did.
+    const cancelled = await newThread();
+    const run = await client.runs.create(cancelled, 'helpdesk', { input: ask('slow') });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.runs.cancel(cancelled, run.run_id, true);
+    expect((await client.runs.get(cancelled, run.run_id)).status).toBe('interrupted');
+    expect((await client.threads.getState<Values>(cancelled)).values.messages).toHaveLength(1);
+  });
+
   it('refuses a request it does not hold with what differs from the nearest entry', async () => {
     const refused = (await client.runs.wait(await newThread(), 'helpdesk', {
       input: ask('where is my order?'),

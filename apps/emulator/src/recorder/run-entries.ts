@@ -4,9 +4,9 @@
 // - Holds of one request (the same input or command, the same request, begun where the same entry
 //   left the thread) that every client saw end alike are one entry: the hold whose stream showed
 //   the most (chunks, custom events, tools seen running), so that a replay streams what the richest
-//   client saw. Holds of one request that ended differently (a run cancelled once and not the next
-//   time, a model that answered otherwise) are kept each, in the order they were held: the replay
-//   uses them in turn.
+//   client saw. A request that ended in several ways (a run cancelled once and not the next time, a
+//   model that answered otherwise) has one entry per way, in the order each was first held: the
+//   replay tells a cancel from a run that went on by what happens next, and uses the others in turn.
 // - An entry that another goes on from is named (`id`), and the other says so (`continues`).
 // - What the upstream said is written as it is: every `{{` in a recorded text is escaped, so that
 //   no template reads it.
@@ -45,13 +45,14 @@ export function runEntries(holds: readonly RunHold[]): Map<string, RunEntry[]> {
       groups.set(key, [...(groups.get(key) ?? []), hold]);
     }
     for (const group of groups.values()) {
-      const outcomes = new Set(group.map((hold) => outcomeOf(hold.run)));
-      const kept = outcomes.size === 1 ? [richest(group)] : group;
-      for (const hold of kept) {
-        const made = { graphId: hold.graphId, entry: { ...hold.run } as RunEntry, order: holds.indexOf(group[0]!) };
-        if (outcomes.size !== 1) made.order = holds.indexOf(hold);
+      // One entry per way the request ended, in the order each was first held.
+      const byOutcome = new Map<string, RunHold[]>();
+      for (const hold of group) byOutcome.set(outcomeOf(hold.run), [...(byOutcome.get(outcomeOf(hold.run)) ?? []), hold]);
+      for (const alike of byOutcome.values()) {
+        const kept = richest(alike);
+        const made = { graphId: kept.graphId, entry: { ...kept.run } as RunEntry, order: holds.indexOf(alike[0]!) };
         entries.push(made);
-        for (const member of outcomes.size === 1 ? group : [hold]) entryOf.set(member, made);
+        for (const member of alike) entryOf.set(member, made);
       }
     }
   }

@@ -47,8 +47,16 @@ export interface RunScript {
   key: string;
 }
 
-/** The entry a run follows: its index; a run with input moves the thread's cursor; `inPlace` goes on in the entry the thread stands in. */
-export type ScriptChoice = { index: number; nextCursor?: number; inPlace?: boolean } | { refusal: string };
+/**
+ * The entry a run follows: its index; a run with input moves the thread's cursor; `inPlace` goes on
+ * in the entry the thread stands in. `unlessCancelledAt`: the entry is a hold of this request
+ * cancelled after that many steps (-1: before it wrote anything), which `goesOnAs` (a hold that
+ * went on) begins with: the run waits there until it is cancelled, or until a client waits for it,
+ * and then goes on as `goesOnAs`.
+ */
+export type ScriptChoice =
+  | { index: number; nextCursor?: number; inPlace?: boolean; unlessCancelledAt?: number; goesOnAs?: number }
+  | { refusal: string };
 
 export class RunScripts {
   /** How many runs took a hold of each request so far (this process). */
@@ -59,8 +67,12 @@ export class RunScripts {
     readonly scripts: readonly RunScript[],
   ) {}
 
-  /** The entry a run with this request follows, from where the thread stands (`from`) and the thread's cursor. */
-  choose(request: RunRequest, from: ScriptPosition | undefined, cursor: number): ScriptChoice {
+  /**
+   * The entry a run with this request follows, from where the thread stands (`from`) and the
+   * thread's cursor; `waitedFor`: its client waits for it from the start (a wait, a stream), so
+   * what happens next cannot tell its holds apart.
+   */
+  choose(request: RunRequest, from: ScriptPosition | undefined, cursor: number, waitedFor = false): ScriptChoice {
     const fitting = (exact: boolean) =>
       this.scripts.flatMap((script, index) =>
         script.kind === request.kind && (script.request !== undefined) === exact && this.differences(script, request, from).length === 0
@@ -71,9 +83,7 @@ export class RunScripts {
     if (exact.length > 0) {
       const key = this.scripts[exact[0]!]!.key;
       const holds = exact.filter((index) => this.scripts[index]!.key === key);
-      const turn = this.turns.get(key) ?? 0;
-      this.turns.set(key, turn + 1);
-      return { index: holds[turn % holds.length]! };
+      return this.holdOf(key, holds, waitedFor);
     }
     const lenient = fitting(false);
     if (request.kind === 'input') {
@@ -90,6 +100,41 @@ export class RunScripts {
     const handWritten = from === undefined ? !this.scripts.some((script) => script.request) : standing !== undefined && !standing.request;
     if (request.kind !== 'input' && handWritten && !continued) return { index: from?.run ?? -1, inPlace: true };
     return { refusal: this.refusal(request, from) };
+  }
+
+  /**
+   * Which of the holds of one request a run takes. A hold that went on is preferred to one that was
+   * cancelled, which a replay reaches only by a cancel: a run made in the background waits where a
+   * cancelled hold stopped, until it is cancelled too, or a client waits for it (or queues a run
+   * behind it), and then goes on; a run its client waits for from the start goes on. Holds alike
+   * in that are taken in turn, the n-th run so asked the n-th hold.
+   */
+  private holdOf(key: string, holds: readonly number[], waitedFor: boolean): ScriptChoice {
+    const finishing = holds.filter((index) => !this.scripts[index]!.untilCancelled);
+    const cancelled = holds.filter((index) => this.scripts[index]!.untilCancelled);
+    const pool = finishing.length > 0 ? finishing : holds;
+    const turn = this.turns.get(key) ?? 0;
+    this.turns.set(key, turn + 1);
+    const index = pool[turn % pool.length]!;
+    // A run its client waits for from the start goes on, unless every hold was cancelled: a cancel comes when it comes.
+    if (waitedFor || finishing.length === 0 || cancelled.length === 0) return { index };
+    // Until the cut the run is the cancelled hold's (where it stands is that hold's, for the runs that go on from a cancel).
+    for (const other of cancelled) {
+      const cut = this.cutPoint(this.scripts[other]!, this.scripts[index]!);
+      if (cut !== undefined) return { index: other, unlessCancelledAt: cut, goesOnAs: index };
+    }
+    return { index: holds[turn % holds.length]! };
+  }
+
+  /** Where a cancelled hold stopped in a hold that went on: its steps are the other's first ones, and it waited before the next (-1: before anything). */
+  private cutPoint(cancelled: RunScript, whole: RunScript): number | undefined {
+    const nodes = (steps: readonly StepPlan[]) => steps.map((step) => step.map((task) => task.node).join(','));
+    const prefix = nodes(cancelled.steps);
+    if (prefix.some((step, i) => step !== nodes(whole.steps)[i])) return undefined;
+    if (cancelled.next === undefined) return cancelled.steps.length === 0 ? -1 : undefined;
+    const following = whole.steps[cancelled.steps.length];
+    const same = following !== undefined && following.map((task) => task.node).join(',') === [...cancelled.next].join(',');
+    return same ? cancelled.steps.length : undefined;
   }
 
   /** The superstep at a position; undefined at the end (or past it). */

@@ -149,6 +149,11 @@ export class Execution {
   readonly modes: StreamModes;
   /** The resume value of the run's command, for the tasks waiting at an interrupt. */
   private resume: { value: unknown } | undefined;
+  /**
+   * Where a hold of this run's request was cancelled (-1: before it wrote anything), and the hold
+   * that went on from there: the run waits there to see whether it is cancelled too.
+   */
+  private goesOn: { at: number; as: number } | undefined;
 
   constructor(private readonly context: GraphRun) {
     const { run, graph, threads } = context;
@@ -205,6 +210,8 @@ export class Execution {
     // after a restart goes on where its first attempt got).
     const choice = this.graph.runs && !retried ? this.chooseEntry(command, input) : undefined;
     if (choice && 'waitsFirst' in choice) await this.untilCancelled();
+    if (choice && 'goesOnAs' in choice) this.goesOn = { at: choice.unlessCancelledAt!, as: choice.goesOnAs! };
+    if (this.goesOn?.at === -1) await this.untilCancelledOrAwaited();
     const refusal = choice && 'refusal' in choice ? new NodeError('Error', choice.refusal, false) : undefined;
     if (choice && 'position' in choice && choice.position) root.position = choice.position;
     if (command) {
@@ -224,6 +231,7 @@ export class Execution {
     while (root.head && root.head.next.length > 0) {
       // LangGraph's loop counts its steps before it prepares the next (or stops at a breakpoint).
       this.checkRecursionLimit();
+      if (this.goesOn && root.position?.step === this.goesOn.at) await this.untilCancelledOrAwaited();
       // The run's entry ends here with nodes left (it stopped at a breakpoint, or was cancelled): so does the run.
       const entry = this.graph.runs?.entryAt(root.position);
       if (entry && this.graph.runs!.isPastSteps(root.position!) && (entry.next !== undefined || entry.untilCancelled)) {
@@ -263,7 +271,10 @@ export class Execution {
   private chooseEntry(
     command: RunCommand | undefined,
     input: Values | null | undefined,
-  ): { position?: ScriptPosition; cursor?: number } | { refusal: string } | { waitsFirst: true } {
+  ):
+    | { position?: ScriptPosition; cursor?: number; unlessCancelledAt?: number; goesOnAs?: number }
+    | { refusal: string }
+    | { waitsFirst: true } {
     const scripts = this.graph.runs!;
     const root = this.root;
     const kind = command ? 'command' : input != null ? 'input' : 'go-on';
@@ -288,12 +299,34 @@ export class Execution {
       },
       from,
       this.context.runs.replyCursor(this.threadId),
+      this.context.log.awaitedNow,
     );
     if ('refusal' in choice) return choice;
     if (choice.inPlace) return {};
     const entry = scripts.scripts[choice.index]!;
-    if (entry.untilCancelled && entry.steps.length === 0 && entry.next === undefined) return { waitsFirst: true };
-    return { position: { run: choice.index, step: 0, ...(from?.resumes ? { resumes: from.resumes } : {}) }, cursor: choice.nextCursor };
+    if (entry.untilCancelled && entry.steps.length === 0 && entry.next === undefined && choice.goesOnAs === undefined)
+      return { waitsFirst: true };
+    // A run that may go on as another hold starts as that one when it has nothing to write before the cut.
+    const run = choice.unlessCancelledAt === -1 ? choice.goesOnAs! : choice.index;
+    return {
+      position: { run, step: 0, ...(from?.resumes ? { resumes: from.resumes } : {}) },
+      cursor: choice.nextCursor,
+      ...(choice.goesOnAs === undefined ? {} : { unlessCancelledAt: choice.unlessCancelledAt!, goesOnAs: choice.goesOnAs }),
+    };
+  }
+
+  /**
+   * Waits where a hold of this request was cancelled, until the run is cancelled too, or a client
+   * waits for it (or queues a run behind it): then it goes on as the hold that went on.
+   */
+  private async untilCancelledOrAwaited(): Promise<void> {
+    const goesOn = this.goesOn!;
+    this.goesOn = undefined;
+    this.flushIndex();
+    await Promise.race([pause(Number.POSITIVE_INFINITY, this.context.signal), this.context.log.whenAwaited()]);
+    this.assertLive();
+    // Not cancelled: from here the run is the hold that went on (its steps so far were the same).
+    if (this.root.position) this.root.position = { ...this.root.position, run: goesOn.as };
   }
 
   /** Waits until the run is cancelled: its recording was cancelled here. */

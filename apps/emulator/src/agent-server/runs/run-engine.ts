@@ -198,6 +198,8 @@ export class RunEngine {
         outcome: null,
       };
       runs.insert(row);
+      // A run queued behind the one in flight: that one is not cancelled by it.
+      if (strategy === 'enqueue') for (const other of inFlight) this.events.open(other.run_id).markAwaited();
       if (strategy === 'interrupt' || strategy === 'rollback')
         this.cancelRuns(
           inFlight.map((other) => other.run_id),
