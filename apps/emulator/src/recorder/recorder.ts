@@ -69,10 +69,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const upstream = new Upstream(options.upstream, options.apiKey);
   const deadline = Date.now() + (options.upstreamWaitMs ?? 60_000);
   while (!(await upstream.reachable())) {
-    if (Date.now() > deadline)
+    if (Date.now() > deadline) {
+      upstream.close();
       throw new UpstreamUnreachable(
         `the upstream agent server ${options.upstream.origin} does not answer GET /ok within ${Math.round((options.upstreamWaitMs ?? 60_000) / 1000)} s (is it running? is its URL right?)`,
       );
+    }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   let graphs: UpstreamGraph[] = await upstream.graphs();
@@ -261,6 +263,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         options.out,
       );
       lost.push(...leftOut);
+      upstream.close();
       const file = whereToWrite(options.out, recording.runs, lost, notes);
       writeAtomically(file, recording.text);
       return { file, graphs: recording.graphs, runs: recording.runs, notes, lost };
