@@ -86,6 +86,16 @@ const CONVERSATIONS: Record<string, (client: Client) => Promise<unknown>> = {
     return { paused: paused.__interrupt__.map((i: Values) => i.value), last: resumed.messages.at(-1).content };
   },
   'a stateless run': async (client) => ((await client.runs.wait(null, 'support', { input: ask('hi') })) as Values).messages.at(-1).content,
+  // A created assistant's secret: redacted in the recording, and any value of it replays the run.
+  'a run through an assistant with a secret of its own': async (client) => {
+    const assistant = await client.assistants.create({
+      graphId: 'support',
+      config: { configurable: { service_token: 'tok-never-written-42' } },
+    });
+    const answer = (await client.runs.wait(null, assistant.assistant_id, { input: ask('secretly') })) as Values;
+    await client.assistants.delete(assistant.assistant_id);
+    return answer.messages.at(-1).content;
+  },
   // A prune deletes threads it does not name in its path: the recorder reads them first.
   'a thread pruned right after its run': async (client) => {
     const { thread_id } = await client.threads.create();
@@ -159,7 +169,7 @@ describe('the recorder', () => {
     expect(Object.keys(config.graphs ?? {}).sort()).toEqual(['review', 'support']);
     // Six requests: the resume is one of its own, going on from the run it resumes; the same
     // request waited and then streamed is one entry.
-    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 6, notes: [], lost: [] });
+    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 7, notes: [], lost: [] });
     const review = config.graphs!.review!;
     expect(review.channels?.notes).toEqual({ reducer: 'append', default: [] });
     expect(review.assistant?.metadata).toEqual({ team: 'docs' });
@@ -169,6 +179,8 @@ describe('the recorder', () => {
     const text = fs.readFileSync(recording, 'utf8');
     expect(text).not.toContain(UPSTREAM_KEY);
     expect(text).not.toContain('sk-live-never-written');
+    expect(text).not.toContain('tok-never-written-42');
+    expect(text).toContain('service_token: <redacted>');
     const config = checkConfig(YAML.parse(text));
     expect(config.graphs!.review!.assistant?.config).toEqual({ configurable: { openai_api_key: '<redacted>', tone: 'warm' } });
   });
@@ -178,13 +190,14 @@ describe('the recorder', () => {
     const config = checkConfig(YAML.parse(text));
     expect(config.graphs!.review!.runs).toHaveLength(1);
     const runs = config.graphs!.support!.runs ?? [];
-    expect(runs.map((run) => run.match)).toEqual(['where is my order?', 'a refund please', undefined, 'hi', 'prune me']);
+    expect(runs.map((run) => run.match)).toEqual(['where is my order?', 'a refund please', undefined, 'hi', 'secretly', 'prune me']);
     // Each entry says what was asked: the resume its value, and what it goes on from; the stateless run that it was one.
     expect(runs.map(({ id, continues, request }) => ({ id, continues, request }))).toEqual([
       { id: undefined, continues: undefined, request: {} },
       { id: 'a-refund-please', continues: undefined, request: {} },
       { id: undefined, continues: 'a-refund-please', request: { command: { resume: 'yes' } } },
       { id: undefined, continues: undefined, request: { stateless: true } },
+      { id: undefined, continues: undefined, request: { config: { configurable: { service_token: '<redacted>' } }, stateless: true } },
       { id: undefined, continues: undefined, request: {} },
     ]);
   });

@@ -76,6 +76,12 @@ const HELPDESK: GraphDefinition = {
       ],
     },
     { match: 'where is my order?', request: { stateless: true }, steps: [{ node: 'agent', message: { text: 'Stateless.' } }] },
+    // Run through an assistant whose secret the recording redacted: any value of it is that run.
+    {
+      match: 'with my key',
+      request: { config: { configurable: { service_token: '<redacted>', tone: 'warm' } }, stateless: true },
+      steps: [{ node: 'agent', message: { text: 'Keyed.' } }],
+    },
     // The same request twice, cancelled the first time: the holds are used in turn.
     { match: 'slow', request: {}, steps: [], next: ['agent'], until_cancelled: true },
     { match: 'slow', request: {}, steps: [{ node: 'agent', message: { text: 'Slow done.' } }] },
@@ -182,6 +188,22 @@ describe('a recording answers each request as its upstream answered that request
     await client.runs.cancel(cancelled, run.run_id, true);
     expect((await client.runs.get(cancelled, run.run_id)).status).toBe('interrupted');
     expect((await client.threads.getState<Values>(cancelled)).values.messages).toHaveLength(1);
+  });
+
+  it('takes a redacted secret of the recorded request as any value, and the rest of the config as it is', async () => {
+    const keyed = await client.assistants.create({
+      graphId: 'helpdesk',
+      config: { configurable: { service_token: 'another', tone: 'warm' } },
+    });
+    expect(contents((await client.runs.wait(null, keyed.assistant_id, { input: ask('with my key') })) as Values).at(-1)).toBe('Keyed.');
+    const cold = await client.assistants.create({
+      graphId: 'helpdesk',
+      config: { configurable: { service_token: 'another', tone: 'cold' } },
+    });
+    const refused = (await client.runs.wait(null, cold.assistant_id, { input: ask('with my key'), raiseError: false })) as Values;
+    expect(refused.__error__.message).toContain(
+      'differs in config (recorded {"configurable":{"service_token":"<redacted>","tone":"warm"}}',
+    );
   });
 
   it('refuses a request it does not hold with what differs from the nearest entry', async () => {

@@ -7,6 +7,7 @@
 // write has it as default. No secret is written: keys that name one are redacted in the
 // assistants' settings, and the API keys the traffic carried are redacted wherever they would appear.
 import { createRequire } from 'node:module';
+import { REDACTED } from '../agent-server/graphs/run-requests.js';
 import { ConfigError, checkConfig } from '../config.js';
 import { edgesWithRoutes } from './recorded-routes.js';
 import { runEntries } from './run-entries.js';
@@ -20,7 +21,6 @@ const require = createRequire(import.meta.url);
 
 /** A key whose value is a secret (an API key, a token, a password): redacted in what is recorded. */
 const SECRET_KEY = /(api[_-]?key|secret|token|password|passwd|authorization|credential|private[_-]?key)/i;
-export const REDACTED = '<redacted>';
 
 export interface RecordingInput {
   upstream: string;
@@ -99,7 +99,8 @@ export function recordingConfig(input: RecordingInput): { graphs: Record<string,
         graph.schemas = schemas;
       }
     }
-    graph.runs = runsOf.get(graphId) ?? [];
+    // What a run was asked may carry secrets too (a created assistant's key): redacted, and a replay takes them as matching any value.
+    graph.runs = (runsOf.get(graphId) ?? []).map((entry) => ({ ...entry, request: redacted(entry.request) }));
     graphs[graphId] = graph;
   }
   return { graphs };

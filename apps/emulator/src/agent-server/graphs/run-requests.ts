@@ -116,11 +116,23 @@ export function saysAllOf(input: unknown): boolean {
   );
 }
 
+/** What a recording writes in place of a secret's value: it stands for any value. */
+export const REDACTED = '<redacted>';
+
+/** `given` with every value `recorded` holds as REDACTED (at any depth) taken as that too: a secret matches whatever it was. */
+function asRecorded(recorded: unknown, given: unknown): unknown {
+  if (recorded === REDACTED) return REDACTED;
+  if (Array.isArray(recorded) && Array.isArray(given)) return given.map((item, i) => asRecorded(recorded[i], item));
+  if (recorded !== null && typeof recorded === 'object' && given !== null && typeof given === 'object' && !Array.isArray(given))
+    return Object.fromEntries(Object.entries(given).map(([key, item]) => [key, asRecorded((recorded as Values)[key], item)]));
+  return given;
+}
+
 /** Where a run's request differs from an entry's `request` (none: it fits); `byMatch`: the entry's `match_input` says the whole input. */
 export function requestDifferences(entry: EntryRequest, run: RunRequest, byMatchInput = false): Difference[] {
   const differences: Difference[] = [];
   const compare = (field: string, recorded: unknown, given: unknown) => {
-    if (!same(recorded, given)) differences.push({ field, recorded, given });
+    if (!same(recorded, asRecorded(recorded, given))) differences.push({ field, recorded, given });
   };
   if (entry.input !== undefined) compare('input', withoutMessageIds(entry.input), withoutMessageIds(run.input));
   else if (run.kind === 'input' && !byMatchInput && !saysAllOf(run.input))
