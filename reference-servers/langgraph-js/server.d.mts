@@ -17,16 +17,26 @@ export interface LangGraphServer {
 export const REFERENCE_AGENT_GRAPH: string;
 
 /** The reference graphs of several shapes (src/shapes/), by graph id, as `rawGraphs` entries. */
-export const SHAPE_GRAPHS: Record<'supervisor' | 'subgraph_interrupt' | 'parallel' | 'custom_events' | 'tool_function' | 'custom_error' | 'configured', string>;
+export const SHAPE_GRAPHS: Record<
+  | 'supervisor'
+  | 'subgraph_interrupt'
+  | 'parallel'
+  | 'custom_events'
+  | 'tool_function'
+  | 'custom_error'
+  | 'configured'
+  | 'helpdesk'
+  | 'travel'
+  | 'nested'
+  | 'schemas_annotation'
+  | 'schemas_state_schema'
+  | 'schemas_zod'
+  | 'schemas_zod_with_langgraph',
+  string
+>;
 
 /** The default assistants' configs of SHAPE_GRAPHS (`configured`'s), as `assistantConfigs`. */
 export const SHAPE_ASSISTANT_CONFIGS: Record<string, DefaultAssistantConfig>;
-
-/** The LangGraph JS server's own test graphs (src/shapes/api-tests/), under the graph ids its tests use. */
-export const API_TEST_GRAPHS: Record<string, string>;
-
-/** The default assistants' configs of API_TEST_GRAPHS (the LANGGRAPH_CONFIG of their langgraph.json). */
-export const API_TEST_ASSISTANT_CONFIGS: Record<string, DefaultAssistantConfig>;
 
 /** A default assistant's config as the server reads it from LANGGRAPH_CONFIG: the config, and its `context`. */
 export interface DefaultAssistantConfig {

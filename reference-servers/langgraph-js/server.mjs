@@ -18,10 +18,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { API_TEST_ASSISTANT_CONFIGS, API_TEST_GRAPHS, SHAPE_ASSISTANT_CONFIGS, SHAPE_GRAPHS } from './src/shapes/index.js';
+import { SHAPE_ASSISTANT_CONFIGS, SHAPE_GRAPHS } from './src/shapes/index.js';
 
 // The reference graphs of several shapes (src/shapes/), as `rawGraphs` and `assistantConfigs`.
-export { API_TEST_ASSISTANT_CONFIGS, API_TEST_GRAPHS, SHAPE_ASSISTANT_CONFIGS, SHAPE_GRAPHS };
+export { SHAPE_ASSISTANT_CONFIGS, SHAPE_GRAPHS };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, 'node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs');
@@ -229,8 +229,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const server = await startLangGraphServer({
     port: Number(port ?? 2024),
     graphs,
-    rawGraphs: shapes ? { ...SHAPE_GRAPHS, ...API_TEST_GRAPHS } : undefined,
-    assistantConfigs: shapes ? { ...SHAPE_ASSISTANT_CONFIGS, ...API_TEST_ASSISTANT_CONFIGS } : undefined,
+    rawGraphs: shapes ? SHAPE_GRAPHS : undefined,
+    assistantConfigs: shapes ? SHAPE_ASSISTANT_CONFIGS : undefined,
     log: console.log,
   });
   console.log(`LangGraph JS server ready at ${server.url} after ${server.startupMs} ms (Ctrl-C stops it)`);

@@ -40,7 +40,7 @@ export const GRAPHS = {
     tools: { lookup_order: '{"status": "shipped"}' },
   },
 };
-const RUN_BODY = {
+export const RUN_BODY = {
   assistant_id: 'orders',
   input: { messages: [{ type: 'human', content: 'Where is my order 4512?' }] },
   if_not_exists: 'create',

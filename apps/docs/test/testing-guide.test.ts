@@ -27,6 +27,8 @@ describe('the page', () => {
     expect(h2).toEqual(TESTING_SECTIONS.map((s) => headingId(s.heading)));
     const h3 = [...html.matchAll(/<h3 id="([^"]+)">/g)].map((m) => m[1]);
     expect(h3).toEqual([
+      'templates',
+      'runs-told-apart-by-the-whole-request',
       'locally-npm-start-and-a-conversation',
       'in-ci',
       'in-process-in-your-tests',
@@ -71,7 +73,7 @@ describe('the page', () => {
       ...blocks('Record your agent once, test against it forever', 'sh'),
       ...blocks('Record your agent once, test against it forever', 'yaml'),
     ];
-    expect(shown).toHaveLength(3);
+    expect(shown).toHaveLength(5);
     for (const block of shown) expect(html).toContain(escapeHtml(block));
   });
 

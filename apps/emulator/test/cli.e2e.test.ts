@@ -277,6 +277,29 @@ describe('agentplane-emulator', () => {
   });
 });
 
+/** `agentplane-emulator record` as a process in front of an upstream, once it prints its ready line. */
+async function startRecording(upstream: string, out: string) {
+  const recorder = spawn(process.execPath, [BIN, 'record', '--upstream', upstream, '--out', out, '--agent-server-port', '0'], {
+    env: { ...process.env, INIT_CWD: undefined },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  recorder.stdout.on('data', (chunk) => (output += chunk));
+  recorder.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => recorder.once('exit', resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line: ${output}`)), 20_000);
+    recorder.stdout.on('data', () => {
+      const ready = /record ready: agent server (\S+) /.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve(ready[1]!);
+      }
+    });
+  });
+  return { recorder, url, exited, output: () => output };
+}
+
 describe('agentplane-emulator record', () => {
   it('proxies an upstream, writes the recording on SIGTERM, and the emulator replays it', async () => {
     const config = path.join(dir, 'upstream.yaml');
@@ -286,28 +309,7 @@ describe('agentplane-emulator record', () => {
     );
     const upstream = await start(['--db', ':memory:', '--config', config]);
     const out = path.join(dir, 'recorded', 'support.yaml');
-    const recorder = spawn(
-      process.execPath,
-      [BIN, 'record', '--upstream', upstream.agentServerUrl, '--out', out, '--agent-server-port', '0'],
-      {
-        env: { ...process.env, INIT_CWD: undefined },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    recorder.stdout.on('data', (chunk) => (output += chunk));
-    recorder.stderr.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => recorder.once('exit', resolve));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line: ${output}`)), 20_000);
-      recorder.stdout.on('data', () => {
-        const ready = /record ready: agent server (\S+) /.exec(output);
-        if (ready) {
-          clearTimeout(timer);
-          resolve(ready[1]!);
-        }
-      });
-    });
+    const { recorder, url, exited, output } = await startRecording(upstream.agentServerUrl, out);
     const ask = { assistant_id: 'support', input: { messages: [{ role: 'user', content: 'hello' }] } };
     const through = await fetch(`${url}/runs/wait`, {
       method: 'POST',
@@ -317,7 +319,7 @@ describe('agentplane-emulator record', () => {
     expect(((await through.json()) as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('You said: hello');
     recorder.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(output).toMatch(/wrote .*support\.yaml: 2 graph\(s\), 1 run\(s\)|wrote .*support\.yaml: 1 graph\(s\), 1 run\(s\)/);
+    expect(output()).toMatch(/wrote .*support\.yaml: 2 graph\(s\), 1 run\(s\)|wrote .*support\.yaml: 1 graph\(s\), 1 run\(s\)/);
     upstream.child.kill('SIGTERM');
     await upstream.exit;
 
@@ -331,6 +333,39 @@ describe('agentplane-emulator record', () => {
     expect(((await again.json()) as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('You said: hello');
     replay.child.kill('SIGTERM');
     await replay.exit;
+  });
+
+  it('says what it could not record, exits 1, and keeps the recording it would have replaced', async () => {
+    const config = path.join(dir, 'slow-upstream.yaml');
+    fs.writeFileSync(config, 'graphs:\n  slow:\n    replies: [{ text: "one two three" }]\n    stream: { chunk: word, delay_ms: 20000 }\n');
+    const upstream = await start(['--db', ':memory:', '--config', config]);
+    const out = path.join(dir, 'kept', 'slow.yaml');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    const good =
+      '# yaml-language-server: $schema=x\n# Recorded by `agentplane-emulator record`: a good one.\n# 1 graph(s), 3 run(s). Replay it.\ngraphs: {}\n';
+    fs.writeFileSync(out, good);
+    const { recorder, url, exited, output } = await startRecording(upstream.agentServerUrl, out);
+    // A run in the background that is still working when its upstream goes away.
+    const thread = (await (
+      await fetch(`${url}/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json()) as {
+      thread_id: string;
+    };
+    const run = await fetch(`${url}/threads/${thread.thread_id}/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ assistant_id: 'slow', input: { messages: [{ role: 'user', content: 'hello' }] } }),
+    });
+    expect(run.status).toBe(200);
+    upstream.child.kill('SIGTERM');
+    await upstream.exit;
+    recorder.kill('SIGTERM');
+    expect(await exited).toBe(1);
+    expect(output()).toMatch(/not recorded: run \S+ on thread \S+ is not in the recording: /);
+    expect(output()).toContain('the recording is incomplete');
+    expect(fs.readFileSync(out, 'utf8')).toBe(good);
+    expect(output()).toContain(`${out} is kept as it was (3 run(s))`);
+    expect(fs.existsSync(path.join(dir, 'kept', 'slow.partial.yaml'))).toBe(true);
   });
 
   it('refuses bad flags with exit code 2, and an upstream that does not answer with 1', async () => {

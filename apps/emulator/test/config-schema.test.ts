@@ -53,7 +53,10 @@ const VALID: Record<string, unknown> = {
       research: {
         channels: { messages: { reducer: 'messages', default: [] }, notes: { reducer: 'append', default: [] } },
         nodes: ['plan', 'search', 'review'],
-        edges: [{ from: '__start__', to: 'plan' }],
+        edges: [
+          { from: '__start__', to: 'plan' },
+          { from: 'plan', to: ['search', '__end__'], routes: [{ value: '{{state.notes}}', empty: true, to: 'search' }, { to: '__end__' }] },
+        ],
         assistant: { config: { configurable: { model: 'x' } }, metadata: { team: 'a' } },
         interrupt_before: ['review'],
         runs: [
@@ -101,6 +104,11 @@ const EMULATOR_ONLY: Record<string, unknown> = {
   'a graph id that is a UUID': { graphs: { '3b7e9f1a-2c4d-4e6f-8a0b-1c2d3e4f5a6b': { replies: [{ text: 'x' }] } } },
   'a graph with both replies and runs': { graphs: { g: { replies: [{ text: 'x' }], runs: [] } } },
   'a node twice in one superstep': { graphs: { g: { runs: [{ steps: [{ parallel: [{ node: 'a' }, { node: 'a' }] }] }] } } },
+  'a route to a node its edge does not reach': {
+    graphs: { g: { edges: [{ from: 'a', to: ['b', '__end__'], routes: [{ tool_calls: true, to: 'c' }, { to: '__end__' }] }], runs: [] } },
+  },
+  'a template that names nothing': { graphs: { g: { replies: [{ text: 'You said {{inptu}}' }] } } },
+  'a resume read where nothing is resumed': { graphs: { g: { runs: [{ steps: [{ node: 'a', message: { text: '{{resume}}' } }] }] } } },
   'two tenants sharing a key': {
     tenants: [
       { id: 'a', api_keys: ['k'] },

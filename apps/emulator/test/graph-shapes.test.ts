@@ -203,6 +203,131 @@ describe('the config of a graph of any shape', () => {
     );
   });
 
+  it('refuses a template that names nothing where it is, for a config and for createEmulator alike', async () => {
+    const graphs = {
+      support: {
+        state: { topic: null },
+        replies: [
+          { text: 'You said {{inptu}}' },
+          { text: 'Approved ({{resume}})' },
+          { interrupt: { q: 1 }, text: '{{resume}} and {{state.topic}}' },
+        ],
+        tools: { lookup: '{{args.id}} about {{state.mood}}' },
+      },
+      shaped: {
+        channels: { messages: { reducer: 'messages' }, notes: { reducer: 'append', default: [] } },
+        runs: [
+          {
+            steps: [
+              { node: 'a', message: { text: '{{args.id}} {{last.bot.content}}' }, update: { notes: ['{{resume}}'] } },
+              { node: 'b', do: [{ custom: '{{resume}}' }, { interrupt: 'ok?' }, { message: { text: '{{ resume }}, {{store.prefs}}' } }] },
+              { node: 'c', tools: ['{{args.id}}: {{state.notes.-1}} {{last.ai.tool_calls.0.name}}', '\\{{literal}}'] },
+              {
+                node: 'd',
+                store_get: [{ namespace: ['u'], key: 'k', as: 'prefs' }],
+                update: { notes: ['{{store.prefs.lang}}', '{{store.other}}'] },
+              },
+            ],
+          },
+        ],
+      },
+    };
+    const problems = [
+      '  graphs.support.replies[0].text: {{inptu}} names nothing: a template reads {{input}}, {{resume}}, {{state.<key>}}, {{last.<type>}}, {{args.<name>}} (in a tool answer) or {{store.<as>}} (after store_get); \\{{ is a literal {{',
+      '  graphs.support.replies[1].text: {{resume}}: nothing is resumed here (resume is read after an interrupt of the same step)',
+      "  graphs.support.tools.lookup: {{state.mood}}: mood is not a key of this graph's state (messages, topic)",
+      '  graphs.shaped.runs[0].steps[0].message: {{args.id}}: args are read in a tool answer only (the arguments of the call it answers)',
+      '  graphs.shaped.runs[0].steps[0].message: {{last.bot.content}}: last reads the last message of a type: last.message, last.human, last.ai, last.tool, last.system',
+      '  graphs.shaped.runs[0].steps[0].update: {{resume}}: nothing is resumed here (resume is read after an interrupt of the same step)',
+      '  graphs.shaped.runs[0].steps[1].do[0].custom: {{resume}}: nothing is resumed here (resume is read after an interrupt of the same step)',
+      '  graphs.shaped.runs[0].steps[1].do[2].message: {{store.prefs}}: no store_get of this step reads an item as prefs',
+      '  graphs.shaped.runs[0].steps[3].update: {{store.other}}: no store_get of this step reads an item as other (it reads prefs)',
+    ];
+    expect(() => checkConfig({ graphs })).toThrow(['config is invalid:', ...problems].join('\n'));
+    await expect(startTestEmulator({ graphs: graphs as never })).rejects.toThrow(['graphs are invalid:', ...problems].join('\n'));
+  });
+
+  it('fills templates from the state the node is given: a key, the last message of a type, a part by its path', async () => {
+    const emulator = await startTestEmulator({
+      graphs: {
+        echo: {
+          channels: { messages: { reducer: 'messages', default: [] }, tags: { reducer: 'append', default: ['a', 'b'] } },
+          runs: [
+            {
+              steps: [
+                { node: 'agent', message: { text: 'Calling.', tool_calls: [{ name: 'lookup', args: { topic: '{{input}}' } }] } },
+                { node: 'tool', tools: ['{{last.ai.content}} about {{args.topic}}, last tag {{state.tags.-1}}'] },
+                {
+                  node: 'agent',
+                  message: { text: '{{last.tool.content}} / {{last.message.type}} / \\{{input}} / {{state.tags}}' },
+                  update: { tags: '{{state.tags}}' },
+                },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    try {
+      const values = (await sdkClient(emulator.agentServerUrl).runs.wait(null, 'echo', { input: ask('orders') })) as Values;
+      expect(values.messages.map((message: Values) => message.content)).toEqual([
+        'orders',
+        'Calling.',
+        'Calling. about orders, last tag b',
+        'Calling. about orders, last tag b / tool / {{input}} / ["a","b"]',
+      ]);
+      expect(values.tags).toEqual(['a', 'b', 'a', 'b']);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('refuses routes that could not pick, naming the branch', () => {
+    const edge = (routes: unknown[], extra: Record<string, unknown> = {}) => ({
+      graphs: {
+        g: { channels: { messages: { reducer: 'messages' } }, edges: [{ from: 'a', to: ['b', '__end__'], routes, ...extra }], runs: [] },
+      },
+    });
+    const refusal = (config: unknown) => {
+      try {
+        checkConfig(config);
+        return '';
+      } catch (error) {
+        return (error as Error).message.split('\n').slice(1).join('\n');
+      }
+    };
+    expect(refusal(edge([{ tool_calls: true, to: 'c' }, { to: '__end__' }]))).toBe(
+      "  graphs.g.edges[0].routes[0].to: c is not one of this edge's targets (b, __end__)",
+    );
+    expect(refusal(edge([{ to: 'b' }, { tool_calls: false, to: '__end__' }]))).toBe(
+      [
+        '  graphs.g.edges[0].routes[0]: a branch without a condition is the default, and comes last (the branches after it never hold)',
+        '  graphs.g.edges[0].routes: the last branch is the default, without a condition (where the graph goes when no other holds)',
+      ].join('\n'),
+    );
+    expect(
+      refusal(
+        edge([
+          { value: '{{state.mood}}', to: 'b' },
+          { equals: 1, to: '__end__' },
+        ]),
+      ),
+    ).toBe(
+      [
+        '  graphs.g.edges[0].routes[0]: value goes with one test: equals, in, matches or empty',
+        "  graphs.g.edges[0].routes[0].value: {{state.mood}}: mood is not a key of this graph's state (messages)",
+        '  graphs.g.edges[0].routes[1]: equals tests a value: add value (a template)',
+        '  graphs.g.edges[0].routes: the last branch is the default, without a condition (where the graph goes when no other holds)',
+      ].join('\n'),
+    );
+    expect(refusal(edge([{ tool_calls: true, value: '{{input}}', equals: 'x', to: 'b' }, { to: '__end__' }], { conditional: false }))).toBe(
+      [
+        '  graphs.g.edges[0].routes: routes go with a conditional edge (remove conditional: false)',
+        '  graphs.g.edges[0].routes[0]: tool_calls is a condition of its own (not with value, equals)',
+      ].join('\n'),
+    );
+  });
+
   it('names the field of a schema problem in a step', () => {
     expect(() => checkConfig({ graphs: { g: { runs: [{ steps: [{ node: 'a', mesage: { text: 'x' } }] }] } } })).toThrow(
       /graphs\.g\.runs\[0\]\.steps\[0\]\.mesage: unknown key/,
@@ -356,6 +481,73 @@ describe('runs of a graph of any shape', () => {
     const recalled = (await client.runs.wait(threadId, 'memory', { input: ask('What do I like?') })) as Values;
     expect(recalled.messages.at(-1).content).toBe('You said: I like tea');
     expect(recalled.remembered).toEqual({ text: 'I like tea' });
+  });
+
+  it('computes next from the routers the config writes, after supersteps and state updates, as LangGraph runs them', async () => {
+    const emulator = await startTestEmulator({
+      graphs: {
+        helpdesk: {
+          channels: { messages: { reducer: 'messages', default: [] }, mood: {} },
+          nodes: ['agent', 'tool', 'escalate'],
+          edges: [
+            { from: '__start__', to: 'agent' },
+            {
+              from: 'agent',
+              to: ['tool', 'escalate', '__end__'],
+              routes: [
+                { tool_calls: true, to: 'tool' },
+                { value: '{{state.mood}}', in: ['angry', 'upset'], to: 'escalate' },
+                { value: '{{last.message.content}}', matches: '*human*', to: 'escalate' },
+                { to: '__end__' },
+              ],
+            },
+            { from: 'tool', to: 'agent' },
+            { from: 'escalate', to: '__end__' },
+          ],
+          runs: [],
+        },
+      },
+    });
+    try {
+      const client = sdkClient(emulator.agentServerUrl);
+      const { thread_id } = await client.threads.create({
+        graphId: 'helpdesk',
+        supersteps: [
+          { updates: [{ values: { messages: [{ type: 'human', content: 'hi', id: 'h1' }] }, asNode: '__input__' }] },
+          { updates: [{ values: null, asNode: '__start__' }] },
+          {
+            updates: [
+              {
+                values: { messages: [{ type: 'ai', content: 'calling', id: 'a1', tool_calls: [{ name: 'lookup', args: {}, id: 'c1' }] }] },
+                asNode: 'agent',
+              },
+            ],
+          },
+        ],
+      });
+      const next = async () => (await client.threads.getState(thread_id)).next;
+      expect(await next()).toEqual(['tool']);
+      await client.threads.updateState(thread_id, {
+        values: { messages: [{ type: 'ai', content: 'no tools', id: 'a1' }] },
+        asNode: 'agent',
+      });
+      expect(await next()).toEqual([]);
+      await client.threads.updateState(thread_id, { values: { mood: 'upset' }, asNode: 'agent' });
+      expect(await next()).toEqual(['escalate']);
+      await client.threads.updateState(thread_id, {
+        values: { mood: 'calm', messages: [{ type: 'ai', content: 'a human will call', id: 'a2' }] },
+      });
+      expect(await next()).toEqual(['escalate']);
+      await client.threads.updateState(thread_id, {
+        values: { messages: [{ type: 'tool', content: 'x', tool_call_id: 'c1', id: 't1' }] },
+        asNode: 'tool',
+      });
+      expect(await next()).toEqual(['agent']);
+      const history = await client.threads.getHistory(thread_id);
+      expect(history.map((state) => state.next)).toEqual([['agent'], ['escalate'], ['escalate'], [], ['tool'], ['agent'], ['__start__']]);
+    } finally {
+      await emulator.close();
+    }
   });
 
   it('applies an update as a node: next by its fixed edges, or where the script goes after a router', async () => {

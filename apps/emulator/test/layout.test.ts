@@ -59,7 +59,7 @@ const ROOMS: [room: string, mayImport: string[]][] = [
   ['agent-server/handlers', ['agent-server']],
   ['config', ['agent-server/graphs', 'shared']],
   ['control-plane', ['config', 'contract', 'http', 'shared', 'store']],
-  ['recorder', ['config', 'shared']],
+  ['recorder', ['agent-server/graphs', 'config', 'shared']],
   ['emulator', ['agent-server', 'config', 'contract', 'control-plane', 'http', 'shared', 'store']],
   ['seeding', ['agent-server', 'store']],
   ['index', ['agent-server/graphs', 'config', 'emulator', 'http']],

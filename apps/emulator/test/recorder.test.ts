@@ -13,6 +13,8 @@ import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js'
 import { checkConfig, readConfigFile } from '../src/config/config.js';
 import type { RecordingSummary } from '../src/recorder/recorder.js';
 import { startRecorder } from '../src/recorder/recorder.js';
+import { servableRecording } from '../src/recorder/recording.js';
+import type { ThreadRecording } from '../src/recorder/thread-runs.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
 import { sdkClient } from './support/sdk-client.js';
@@ -84,6 +86,16 @@ const CONVERSATIONS: Record<string, (client: Client) => Promise<unknown>> = {
     return { paused: paused.__interrupt__.map((i: Values) => i.value), last: resumed.messages.at(-1).content };
   },
   'a stateless run': async (client) => ((await client.runs.wait(null, 'support', { input: ask('hi') })) as Values).messages.at(-1).content,
+  // A created assistant's secret: redacted in the recording, and any value of it replays the run.
+  'a run through an assistant with a secret of its own': async (client) => {
+    const assistant = await client.assistants.create({
+      graphId: 'support',
+      config: { configurable: { service_token: 'tok-never-written-42' } },
+    });
+    const answer = (await client.runs.wait(null, assistant.assistant_id, { input: ask('secretly') })) as Values;
+    await client.assistants.delete(assistant.assistant_id);
+    return answer.messages.at(-1).content;
+  },
   // A prune deletes threads it does not name in its path: the recorder reads them first.
   'a thread pruned right after its run': async (client) => {
     const { thread_id } = await client.threads.create();
@@ -155,9 +167,9 @@ describe('the recorder', () => {
     expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=/);
     const config = checkConfig(YAML.parse(text));
     expect(Object.keys(config.graphs ?? {}).sort()).toEqual(['review', 'support']);
-    // Five conversations: the resume goes on with the run it resumes, as one entry; the same
-    // conversation waited and then streamed is one entry too.
-    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 5, notes: [] });
+    // Six requests: the resume is one of its own, going on from the run it resumes; the same
+    // request waited and then streamed is one entry.
+    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 7, notes: [], lost: [] });
     const review = config.graphs!.review!;
     expect(review.channels?.notes).toEqual({ reducer: 'append', default: [] });
     expect(review.assistant?.metadata).toEqual({ team: 'docs' });
@@ -167,6 +179,8 @@ describe('the recorder', () => {
     const text = fs.readFileSync(recording, 'utf8');
     expect(text).not.toContain(UPSTREAM_KEY);
     expect(text).not.toContain('sk-live-never-written');
+    expect(text).not.toContain('tok-never-written-42');
+    expect(text).toContain('service_token: <redacted>');
     const config = checkConfig(YAML.parse(text));
     expect(config.graphs!.review!.assistant?.config).toEqual({ configurable: { openai_api_key: '<redacted>', tone: 'warm' } });
   });
@@ -175,11 +189,16 @@ describe('the recorder', () => {
     const text = fs.readFileSync(recording, 'utf8');
     const config = checkConfig(YAML.parse(text));
     expect(config.graphs!.review!.runs).toHaveLength(1);
-    expect((config.graphs!.support!.runs ?? []).map((run) => run.match)).toEqual([
-      'where is my order?',
-      'a refund please',
-      'hi',
-      'prune me',
+    const runs = config.graphs!.support!.runs ?? [];
+    expect(runs.map((run) => run.match)).toEqual(['where is my order?', 'a refund please', undefined, 'hi', 'secretly', 'prune me']);
+    // Each entry says what was asked: the resume its value, and what it goes on from; the stateless run that it was one.
+    expect(runs.map(({ id, continues, request }) => ({ id, continues, request }))).toEqual([
+      { id: undefined, continues: undefined, request: {} },
+      { id: 'a-refund-please', continues: undefined, request: {} },
+      { id: undefined, continues: 'a-refund-please', request: { command: { resume: 'yes' } } },
+      { id: undefined, continues: undefined, request: { stateless: true } },
+      { id: undefined, continues: undefined, request: { config: { configurable: { service_token: '<redacted>' } }, stateless: true } },
+      { id: undefined, continues: undefined, request: {} },
     ]);
   });
 
@@ -205,5 +224,59 @@ describe('the replay', () => {
     expect((await client.assistants.get('review')).metadata).toEqual({ team: 'docs', created_by: 'system' });
     const drawn = await client.assistants.getGraph('support');
     expect(drawn).toEqual(await sdkClient(upstream.agentServerUrl, { apiKey: UPSTREAM_KEY }).assistants.getGraph('support'));
+  });
+});
+
+describe('what the recorder could not record', () => {
+  it('loses nothing that had ended when the upstream stops before the recorder', async () => {
+    const source = await startTestEmulator({ graphs: GRAPHS });
+    const out = path.join(work, 'upstream-first.yaml');
+    const recorder = await startRecorder({ upstream: new URL(source.agentServerUrl), out, port: 0, host: '127.0.0.1' });
+    const client = sdkClient(recorder.url);
+    const { thread_id } = await client.threads.create();
+    await client.runs.wait(thread_id, 'support', { input: ask('where is my order?') });
+    await client.runs.wait(null, 'support', { input: ask('hi') });
+    const background = await client.runs.create(thread_id, 'support', { input: ask('and my refund?') });
+    await client.runs.join(thread_id, background.run_id);
+    await source.close();
+    const stopped = await recorder.stop();
+    expect(stopped).toMatchObject({ file: out, runs: 3, lost: [] });
+    const again = await startTestEmulator({ config: readConfigFile(out) });
+    try {
+      const answer = (await sdkClient(again.agentServerUrl).runs.wait(null, 'support', { input: ask('hi') })) as Values;
+      expect(answer.messages.at(-1).content).toBe('Hello: hi');
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('leaves out a graph the emulator could not serve as recorded, and says why', () => {
+    // A graph keeping strings under `messages`: the API types that key as messages.
+    const strings: ThreadRecording = {
+      holds: [
+        {
+          graphId: 'notes',
+          runId: 'r1',
+          run: { match_input: '{}', request: {}, steps: [{ node: 'write', update: { messages: ['a'] } }] },
+          from: undefined,
+        },
+      ],
+      transitions: [{ key: 'messages', before: [], writes: [['a']], after: ['a'] }],
+      subgraphStates: new Map(),
+      initialValues: { graphId: 'notes', values: { messages: [] } },
+      breakpoints: new Map(),
+      routes: [],
+      notes: [],
+      recorded: new Set(['r1']),
+    };
+    const { recording, leftOut } = servableRecording(
+      { upstream: 'http://x', graphs: [], threads: [strings], secrets: [], recordedAt: new Date() },
+      'recording.yaml',
+    );
+    expect(leftOut).toEqual([
+      'graph notes is left out: the emulator could not serve it as recorded (graphs.notes.channels.messages.reducer: append is not allowed; messages is the conversation, which the API types as messages: its reducer is messages (keep other values under another key))',
+    ]);
+    expect(recording.config.graphs).toEqual({});
+    expect(() => checkConfig(YAML.parse(recording.text))).not.toThrow();
   });
 });

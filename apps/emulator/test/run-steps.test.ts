@@ -3,7 +3,7 @@
 // only meet by chance, such as two parallel tasks whose ends arrived in one read.
 import { describe, expect, it } from 'vitest';
 import type { RecordedTask } from '../src/recorder/run-steps.js';
-import { recordThread } from '../src/recorder/run-steps.js';
+import { recordThread } from '../src/recorder/thread-runs.js';
 import type { StreamedEvent } from '../src/recorder/traffic.js';
 import type { UpstreamState } from '../src/recorder/upstream.js';
 
@@ -42,9 +42,10 @@ function parallelHistory(): UpstreamState[] {
 const delayOf = (task: RecordedTask) => (task.do?.find((action) => 'delay_ms' in action)?.delay_ms as number | undefined) ?? 0;
 
 function parallelTasks(events: StreamedEvent[]): Record<string, number> {
-  const sightings = new Map([[RUN, { runId: RUN, threadId: THREAD, body: { input: {} }, startedAt: 0, events }]]);
-  const recording = recordThread(THREAD, parallelHistory(), () => [], sightings);
-  const step = recording.runs[0]!.run.steps[0]!;
+  const sightings = new Map([[RUN, { runId: RUN, threadId: THREAD, stateless: false, body: { input: {} }, startedAt: 0, events }]]);
+  const capture = { root: parallelHistory(), subgraphs: new Map(), runs: [] };
+  const recording = recordThread(THREAD, capture, sightings, () => ({ config: {}, context: {} }));
+  const step = recording.holds[0]!.run.steps[0]!;
   if (!('parallel' in step)) throw new Error(`not a parallel step: ${JSON.stringify(step)}`);
   return Object.fromEntries(step.parallel.map((task) => [task.node, delayOf(task)]));
 }

@@ -4,9 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplyContext } from '../src/agent-server/graphs/graph-types.js';
 import { reactNextAfter as nextAfter } from '../src/agent-server/graphs/react-agent.js';
-import { messageText } from '../src/agent-server/graphs/replies.js';
 import { GraphRegistry, ScriptedGraph } from '../src/agent-server/graphs/scripted-graph.js';
-import { renderText as renderReplyText } from '../src/agent-server/graphs/templates.js';
+import { messageText, renderText as renderReplyText } from '../src/agent-server/graphs/templates.js';
 import { checkConfig } from '../src/config/config.js';
 import { createEmulator } from '../src/emulator.js';
 

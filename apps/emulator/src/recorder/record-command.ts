@@ -29,8 +29,15 @@ Options:
                               ever written to <file>.
   -h, --help                  show this help
 
-Exit codes: 0 once the recording is written; 1 when the upstream does not answer in time (or the
-port is taken) or the file cannot be written; 2 for a bad flag.
+Each run is read from the upstream as it ends, so the upstream may stop before the recorder.
+What the recorder could not read (a run that had not ended when the upstream went away, a thread
+gone before it was read) it says on stderr, and the recording is incomplete: it exits 1, and an
+incomplete recording never replaces an existing <file> (it is written beside it, as
+<name>.partial<ext>).
+
+Exit codes: 0 once a complete recording is written; 1 when the recording is incomplete, the
+upstream does not answer in time (or the port is taken) or the file cannot be written; 2 for a bad
+flag.
 `;
 
 const KEY_VARIABLES = ['AGENTPLANE_UPSTREAM_API_KEY', 'LANGGRAPH_API_KEY', 'LANGSMITH_API_KEY', 'LANGCHAIN_API_KEY'];
@@ -124,7 +131,12 @@ export async function recordMain(
           (summary) => {
             write.out(`agentplane-emulator record: wrote ${summary.file}: ${summary.graphs} graph(s), ${summary.runs} run(s)\n`);
             for (const note of summary.notes) write.err(`agentplane-emulator record: ${note}\n`);
-            resolve(0);
+            for (const line of summary.lost) write.err(`agentplane-emulator record: not recorded: ${line}\n`);
+            if (summary.lost.length > 0)
+              write.err(
+                `agentplane-emulator record: the recording is incomplete: ${summary.lost.length} thing(s) above could not be recorded\n`,
+              );
+            resolve(summary.lost.length > 0 ? 1 : 0);
           },
           (error: Error) => {
             write.err(`agentplane-emulator record: cannot write the recording: ${error.message}\n`);

@@ -33,8 +33,12 @@ export interface RecordingProxyOptions {
   apiKey?: string | undefined;
   port: number;
   host: string;
-  /** Each exchange once its answer has ended. */
-  onExchange(exchange: RecordedExchange): void;
+  /**
+   * Each exchange once the upstream's answer has ended; the client gets the answer's end once what
+   * it returns has settled (the recorder reads a run's history as the run ends, before the client
+   * can go on and delete the thread).
+   */
+  onExchange(exchange: RecordedExchange): Promise<unknown> | undefined;
   /**
    * Called before a request is passed on; the request waits for it. The recorder reads what a
    * thread holds before a request deletes it.
@@ -110,18 +114,23 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
             res.write(chunk);
           });
           answer.on('end', () => {
-            res.end();
-            options.onExchange({
-              method,
-              target,
-              requestHeaders: req.headers,
-              requestBody,
-              rewritten: forwardedBody !== requestBody,
-              status: answer.statusCode ?? 502,
-              responseHeaders: answer.headers,
-              responseChunks: chunks,
-              startedAt,
-            });
+            const settled = Promise.resolve()
+              .then(() =>
+                options.onExchange({
+                  method,
+                  target,
+                  requestHeaders: req.headers,
+                  requestBody,
+                  rewritten: forwardedBody !== requestBody,
+                  status: answer.statusCode ?? 502,
+                  responseHeaders: answer.headers,
+                  responseChunks: chunks,
+                  startedAt,
+                }),
+              )
+              // What the recorder could not read it says itself; the client gets its answer all the same.
+              .catch(() => undefined);
+            void settled.then(() => res.end());
           });
           answer.on('error', () => res.destroy());
           // The client went away: so does the request upstream (a stream with on_disconnect

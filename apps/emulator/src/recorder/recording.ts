@@ -1,13 +1,19 @@
 // A recording: what the recorder saw, made into a config file of the same format a person writes
 // by hand (graphs/graph-config.ts). It keeps every graph the upstream serves (its default
-// assistant's config, context and metadata, its drawing and schemas) and, per graph, the runs the
-// traffic made, as steps (run-steps.ts). Each graph's state keys and their reducers are read from
-// what the writes did to the values; a key that had a value before any write has it as default.
-// No secret is written: keys that name one are redacted in the assistants' settings, and the API
-// keys the traffic carried are redacted wherever they would appear.
+// assistant's config, context and metadata, its drawing, its routers where its history shows them
+// (recorded-routes.ts), and its schemas) and, per graph, the runs the traffic made: one entry per
+// request (run-entries.ts), each with its steps (run-steps.ts). Each graph's state keys and their
+// reducers are read from what the writes did to the values; a key that had a value before any
+// write has it as default. No secret is written: keys that name one are redacted in the
+// assistants' settings, and the API keys the traffic carried are redacted wherever they would appear.
 import { createRequire } from 'node:module';
-import type { RecordedRun, RecordedStep, RecordedTask, ThreadRecording, Transition } from './run-steps.js';
+import { REDACTED } from '../agent-server/graphs/run-requests.js';
+import { ConfigError, checkConfig } from '../config/config.js';
+import { edgesWithRoutes } from './recorded-routes.js';
+import { runEntries } from './run-entries.js';
+import type { Transition } from './run-steps.js';
 import { EMULATOR_VERSION, schemaReference } from './schema-reference.js';
+import type { RouteObservation, ThreadRecording } from './thread-runs.js';
 import type { UpstreamGraph } from './upstream.js';
 
 type Values = Record<string, unknown>;
@@ -16,7 +22,6 @@ const require = createRequire(import.meta.url);
 
 /** A key whose value is a secret (an API key, a token, a password): redacted in what is recorded. */
 const SECRET_KEY = /(api[_-]?key|secret|token|password|passwd|authorization|credential|private[_-]?key)/i;
-export const REDACTED = '<redacted>';
 
 export interface RecordingInput {
   upstream: string;
@@ -32,15 +37,16 @@ export interface RecordingInput {
 /** The config of a recording, as an object: `graphs` by graph ID. */
 export function recordingConfig(input: RecordingInput): { graphs: Record<string, Values> } {
   const graphs: Record<string, Values> = {};
-  const runsOf = new Map<string, RecordedRun[]>();
+  const runsOf = runEntries(input.threads.flatMap((thread) => thread.holds));
   const transitionsOf = new Map<string, Transition[]>();
   const initialOf = new Map<string, Values>();
   const breakpointsOf = new Map<string, Map<string, Set<string>>>();
+  const routesOf = new Map<string, RouteObservation[]>();
   /** Each graph's subgraph nodes' states: by graph, by node. */
   const subgraphsOf = new Map<string, Map<string, { initial: Values; keys: Set<string>; transitions: Transition[] }>>();
   for (const thread of input.threads) {
-    for (const { graphId, run } of thread.runs) runsOf.set(graphId, withRun(runsOf.get(graphId) ?? [], run));
-    const graphId = thread.runs[0]?.graphId;
+    for (const { graphId, observation } of thread.routes) routesOf.set(graphId, [...(routesOf.get(graphId) ?? []), observation]);
+    const graphId = thread.holds[0]?.graphId;
     if (graphId) {
       const breakpoints = breakpointsOf.get(graphId) ?? new Map<string, Set<string>>();
       for (const [graph, nodes] of thread.breakpoints) breakpoints.set(graph, new Set([...(breakpoints.get(graph) ?? []), ...nodes]));
@@ -89,95 +95,19 @@ export function recordingConfig(input: RecordingInput): { graphs: Record<string,
       if (upstream.drawing) {
         graph.drawing = upstream.drawing;
         graph.nodes = nodesOfDrawing(upstream.drawing.plain);
-        graph.edges = edgesOfDrawing(upstream.drawing.plain);
+        graph.edges = edgesWithRoutes(upstream.drawing.plain, routesOf.get(graphId) ?? [], Object.keys(channels));
       }
       if (upstream.schemas) {
         const { graph_id: _graphId, ...schemas } = upstream.schemas;
         graph.schemas = schemas;
       }
     }
-    graph.runs = runsOf.get(graphId) ?? [];
+    // What a run was asked may carry secrets too (a created assistant's key): redacted, and a replay takes them as matching any value.
+    graph.runs = (runsOf.get(graphId) ?? []).map((entry) => ({ ...entry, request: redacted(entry.request) }));
     graphs[graphId] = graph;
   }
   return { graphs };
 }
-
-/**
- * The entries of a graph with one more run: the same conversation held again (in another thread,
- * another test) is one entry. Two holds differ in what only a stream shows (timing, chunks,
- * custom events, whether a tool ran as a tool) when their clients streamed different modes, or
- * none: the entry keeps the hold that showed the most, so a replay streams what the richest
- * client saw. A run that went less far than another with the same input (a recursion limit, a
- * cancel) is the longer one's beginning, which a replay also stops at where the same cause applies.
- */
-function withRun(runs: RecordedRun[], run: RecordedRun): RecordedRun[] {
-  const key = whatEveryClientSees(run.steps);
-  for (const [i, known] of runs.entries()) {
-    if (known.match !== run.match || known.match_input !== run.match_input) continue;
-    if (whatEveryClientSees(known.steps) === key)
-      return streamedDetail(run) > streamedDetail(known) ? runs.map((entry, j) => (j === i ? run : entry)) : runs;
-    if (isPrefix(run, known)) return runs;
-    if (isPrefix(known, run)) return runs.map((entry, j) => (j === i ? run : entry));
-  }
-  return [...runs, run];
-}
-
-/**
- * Steps as every client sees them, whatever it streamed: each task's node, interrupts, replies
- * (text, tool calls, name), what it wrote (a tool's answer by its content, however it was
- * recorded), its Command and its error, and its subgraph's steps, without timing, chunks or
- * custom events.
- */
-function whatEveryClientSees(steps: readonly RecordedStep[]): string {
-  const task = (recorded: RecordedTask) => {
-    const actions = recorded.do ?? [
-      ...(recorded.interrupt !== undefined ? [{ interrupt: recorded.interrupt }] : []),
-      ...(recorded.message ? [{ message: recorded.message }] : []),
-    ];
-    const { messages, ...update } = recorded.update ?? {};
-    const written = (Array.isArray(messages) ? messages : messages === undefined ? [] : [messages]) as Values[];
-    const isToolAnswer = (message: Values) => message.type === 'tool' && typeof message.content === 'string';
-    return {
-      node: recorded.node,
-      actions: actions.flatMap((action): Values[] => {
-        if (action.interrupt !== undefined) return [{ interrupt: action.interrupt }];
-        if (!action.message) return [];
-        const { chunks: _chunks, chunk: _chunk, delay_ms: _delay, ...reply } = action.message as Values;
-        return [{ message: reply }];
-      }),
-      update,
-      messages: written.filter((message) => !isToolAnswer(message)),
-      tool_answers: [...(recorded.tools ?? []), ...written.filter(isToolAnswer).map((message) => message.content)],
-      goto: recorded.goto,
-      error: recorded.error,
-      subgraph: recorded.subgraph ? JSON.parse(whatEveryClientSees(recorded.subgraph)) : undefined,
-    };
-  };
-  return JSON.stringify(steps.map((step) => ('parallel' in step ? { parallel: step.parallel.map(task) } : task(step))));
-}
-
-/** How much of a run only its stream showed: chunked replies, custom events, tools seen running. */
-function streamedDetail(run: RecordedRun): number {
-  let detail = 0;
-  JSON.stringify(run, (key, item) => {
-    if (key === 'chunks' || key === 'custom' || key === 'tools') detail++;
-    return item;
-  });
-  return detail;
-}
-
-/** Whether `shorter`'s steps begin `longer`'s (the last of them may have stopped midway: an interrupt, an error). */
-function isPrefix(shorter: RecordedRun, longer: RecordedRun): boolean {
-  if (shorter.steps.length >= longer.steps.length || shorter.steps.length === 0) return false;
-  const last = shorter.steps.length - 1;
-  return (
-    whatEveryClientSees(shorter.steps.slice(0, last)) === whatEveryClientSees(longer.steps.slice(0, last)) &&
-    nodesOf(shorter.steps[last]!) === nodesOf(longer.steps[last]!)
-  );
-}
-
-const nodesOf = (step: RecordedRun['steps'][number]) =>
-  JSON.stringify('parallel' in step ? step.parallel.map((task) => task.node) : [step.node]);
 
 /** The recording as the text of its file (YAML, with a header saying what it is and how to replay it), and what it holds. */
 export function recordingText(input: RecordingInput): {
@@ -225,11 +155,6 @@ function redacted(value: unknown): Values {
 function nodesOfDrawing(drawing: Values): string[] {
   const nodes = (drawing.nodes as { id: string }[] | undefined) ?? [];
   return nodes.map((node) => node.id).filter((id) => id !== '__start__' && id !== '__end__');
-}
-
-function edgesOfDrawing(drawing: Values): Values[] {
-  const edges = (drawing.edges as { source: string; target: string; conditional?: boolean }[] | undefined) ?? [];
-  return edges.map((edge) => ({ from: edge.source, to: edge.target, ...(edge.conditional ? { conditional: true } : {}) }));
 }
 
 type Reducer = 'replace' | 'append' | 'add' | 'merge' | 'messages';
@@ -296,3 +221,48 @@ function orders<T>(items: readonly T[]): T[][] {
 
 const isObject = (value: unknown): value is Values => value !== null && typeof value === 'object' && !Array.isArray(value);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The recording, with only what the emulator can serve: a graph it would refuse is left out (each
+ * said, with why). The recorder writes what the emulator reads; one it could not is a graph that
+ * keeps other values than messages under `messages` (which the API types as messages), or a bug.
+ */
+export function servableRecording(
+  input: RecordingInput,
+  origin: string,
+): { recording: ReturnType<typeof recordingText>; leftOut: string[] } {
+  const recording = recordingText(input);
+  const refused = refusedGraphs(recording.config, origin);
+  if (refused.size === 0) return { recording, leftOut: [] };
+  const leftOut = [...refused].map(
+    ([graphId, problems]) =>
+      `graph ${graphId} is left out: the emulator could not serve it as recorded (${problems.join('; ')})${problems.some((problem) => problem.includes('.channels.messages')) ? '' : ': a bug of the recorder, please report it'}`,
+  );
+  const kept = recordingText({
+    ...input,
+    graphs: input.graphs.filter((graph) => !refused.has(graph.graphId)),
+    threads: input.threads.map((thread) => ({ ...thread, holds: thread.holds.filter((hold) => !refused.has(hold.graphId)) })),
+  });
+  return { recording: kept, leftOut };
+}
+
+/** The graphs of a recording the emulator would refuse, each with its problems. */
+function refusedGraphs(config: { graphs: Record<string, Values> }, origin: string): Map<string, string[]> {
+  const refused = new Map<string, string[]>();
+  try {
+    checkConfig(config, origin);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // A graph ID may hold dots: the longest ID the line starts with names it.
+    const ids = Object.keys(config.graphs).sort((a, b) => b.length - a.length);
+    for (const line of error.message
+      .split('\n')
+      .slice(1)
+      .map((text) => text.trim())) {
+      const graphId = ids.find((id) => [':', '.', '['].some((after) => line.startsWith(`graphs.${id}${after}`)));
+      if (graphId) refused.set(graphId, [...(refused.get(graphId) ?? []), line]);
+    }
+    if (refused.size === 0) throw new Error(`the recording would be refused, and no graph is named why: ${error.message}`);
+  }
+  return refused;
+}

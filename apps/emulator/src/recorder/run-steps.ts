@@ -1,9 +1,7 @@
-// A thread's runs, read back as the steps of the graphs config (graphs/graph-config.ts): what each
-// superstep's tasks did, from the upstream's own history, with what its streams add.
+// A run's supersteps, read back as the steps of the graphs config (graphs/graph-config.ts): what
+// each superstep's tasks did, from the upstream's own history, with what its stream adds
+// (stream-timeline.ts). thread-runs.ts says which checkpoints are a run's.
 //
-// - A run that applied an input starts an entry of its graph's `runs`, matched by its input (the
-//   last human message's text, else the input as JSON). A run that goes on from where the thread
-//   stopped (a resume, a breakpoint) continues that entry.
 // - In the history each checkpoint's `tasks` are the superstep that follows it, each with what it
 //   wrote (`result`), its error or its interrupts; the next checkpoint's values are the state
 //   after. A task whose result the history does not keep (one that was interrupted and resumed, a
@@ -14,8 +12,9 @@
 //   when the stream showed the tool run (`tools`), else as the plain write it was.
 // - Custom events are placed in the task their time falls in; each task's time is the time between
 //   its checkpoint and the one before, less the time its reply streamed.
-// - A subgraph node's steps are read from the subgraph's own history, by its namespace.
-import type { RunSighting, StreamedEvent } from './traffic.js';
+// - A subgraph node's steps are read from the subgraph's own history, by its namespace: all of
+//   them, whichever run took them, so that a run going on inside the subgraph finds its step there.
+import type { StreamTimeline } from './stream-timeline.js';
 import type { UpstreamState } from './upstream.js';
 
 type Values = Record<string, unknown>;
@@ -34,13 +33,6 @@ export interface RecordedTask {
 }
 export type RecordedStep = RecordedTask | { parallel: RecordedTask[] };
 
-/** An entry of a graph's `runs`. */
-export interface RecordedRun {
-  match?: string;
-  match_input?: string;
-  steps: RecordedStep[];
-}
-
 /** A write to a key, and the key's value before and after it: what the key's reducer is read from. */
 export interface Transition {
   /** The subgraph node whose state the key is of; undefined for the graph's own. */
@@ -51,159 +43,31 @@ export interface Transition {
   after: unknown;
 }
 
-/** What a thread's history showed: its runs by graph, the values its writes made, the state before any input. */
-export interface ThreadRecording {
-  runs: { graphId: string; run: RecordedRun }[];
+/** What reading steps observes of the state, for the channels (recording.ts). */
+export interface StateObservations {
   transitions: Transition[];
-  /** The values of the thread's first input checkpoint: the keys with defaults. */
-  initialValues: { graphId: string; values: Values } | undefined;
-  /** The same of each subgraph node's state, by node: its first input checkpoint's values, and every key its values had. */
+  /** Each subgraph node's state: its first input checkpoint's values, and every key its values had. */
   subgraphStates: Map<string, { initial: Values; keys: Set<string> }>;
-  /**
-   * The breakpoints compiled into the graph, read from where runs stopped with no interrupt (and
-   * asked for none): the nodes the graph (key '') or a subgraph node's graph stopped before.
-   */
-  breakpoints: Map<string, Set<string>>;
-  /** What could not be recorded, for the user to read. */
-  notes: string[];
 }
 
-const START = '__start__';
-const MODEL_MESSAGE_ID = /^run-[0-9a-f-]{36}$/;
-const MADE_ID = /^(run-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(-tool-.*)?$/i;
-
-export function recordThread(
-  threadId: string,
-  root: UpstreamState[],
-  subgraphHistory: (namespace: string) => UpstreamState[],
-  sightings: ReadonlyMap<string, RunSighting>,
-): ThreadRecording {
-  const recording: ThreadRecording = {
-    runs: [],
-    transitions: [],
-    initialValues: undefined,
-    subgraphStates: new Map(),
-    breakpoints: new Map(),
-    notes: [],
-  };
-  const byId = new Map(root.map((state) => [state.checkpoint.checkpoint_id, state]));
-  const parentOf = (state: UpstreamState) => (state.parent_checkpoint ? byId.get(state.parent_checkpoint.checkpoint_id) : undefined);
-  let entry: { graphId: string; run: RecordedRun; stepOf: Map<string, RecordedStep> } | undefined;
-  for (const { runId, states } of runsOf(root)) {
-    const first = states[0]!;
-    const graphId = String(first.metadata.graph_id ?? '');
-    const sighting = sightings.get(runId);
-    const isInput = first.metadata.source === 'input' && first.next.length === 1 && first.next[0] === START;
-    if (isInput) {
-      const input = (first.tasks.find((task) => task.name === START)?.result ?? sightingInput(sighting) ?? {}) as Values;
-      recording.initialValues ??= { graphId, values: first.values };
-      entry = { graphId, run: { ...matchOf(input), steps: [] }, stepOf: new Map() };
-      recording.runs.push({ graphId: entry.graphId, run: entry.run });
-    } else if (!entry || entry.graphId !== graphId) {
-      recording.notes.push(`run ${runId} on thread ${threadId} goes on from before the recording began: left out`);
-      continue;
-    }
-    const current = entry;
-    const timeline = sighting ? streamTimeline(sighting.events) : undefined;
-    for (const state of states) {
-      const before = parentOf(state);
-      if (!before || state.metadata.source !== 'loop' || (before.next.length === 1 && before.next[0] === START)) continue;
-      const step = superstepOf(before, state, { subgraphHistory, timeline, recording });
-      // A superstep that was interrupted before is the same step, now done: its tasks gain what they wrote.
-      const pending = current.stepOf.get(before.checkpoint.checkpoint_id);
-      if (pending) completeStep(pending, step);
-      else current.run.steps.push(step);
-    }
-    // The run stopped at an interrupt or raised: the superstep it stopped in is a step too.
-    const last = states.at(-1)!;
-    const stopped = last.tasks.filter((task) => task.interrupts?.length || task.error);
-    if (stopped.length === 0 && last.next.length > 0) breakpointAt(last, runId, sighting, subgraphHistory, recording);
-    if (stopped.length > 0 && last.next.length > 0) {
-      const step = stoppedStep(last, { subgraphHistory, timeline, recording });
-      current.run.steps.push(step);
-      current.stepOf.set(last.checkpoint.checkpoint_id, step);
-    }
-  }
-  return recording;
-}
-
-/**
- * A run that stopped with nodes left to run and no interrupt stopped at a breakpoint: inside a
- * subgraph node when the subgraph's own checkpoints (those of this run) stopped there, else before
- * the graph's next nodes. One the run itself asked for (`interrupt_before`/`interrupt_after`) is
- * the run's; any other is compiled into the graph, and stops every run there.
- */
-function breakpointAt(
-  last: UpstreamState,
-  runId: string,
-  sighting: RunSighting | undefined,
-  subgraphHistory: (namespace: string) => UpstreamState[],
-  recording: ThreadRecording,
-): void {
-  const add = (graph: string, nodes: readonly string[]) =>
-    recording.breakpoints.set(graph, new Set([...(recording.breakpoints.get(graph) ?? []), ...nodes]));
-  for (const task of last.tasks) {
-    const namespace = task.checkpoint?.checkpoint_ns;
-    if (!namespace) continue;
-    const stoppedAt = subgraphHistory(namespace)
-      .filter((state) => state.metadata.run_id === runId)
-      .at(-1);
-    if (stoppedAt && stoppedAt.next.length > 0) {
-      add(task.name, stoppedAt.next);
-      return;
-    }
-  }
-  if (sighting?.body?.interrupt_before === undefined && sighting?.body?.interrupt_after === undefined) add('', last.next);
-}
-
-/** The thread's checkpoints grouped by the run that wrote them, in order; state updates (no run) are left out. */
-function runsOf(states: UpstreamState[]): { runId: string; states: UpstreamState[] }[] {
-  const runs: { runId: string; states: UpstreamState[] }[] = [];
-  for (const state of states) {
-    const runId = state.metadata.run_id;
-    if (typeof runId !== 'string') continue;
-    const last = runs.at(-1);
-    if (last?.runId === runId) last.states.push(state);
-    else runs.push({ runId, states: [state] });
-  }
-  return runs;
-}
-
-function sightingInput(sighting: RunSighting | undefined): Values | undefined {
-  const input = sighting?.body?.input;
-  return input !== null && typeof input === 'object' ? (input as Values) : undefined;
-}
-
-/** How a run's entry is chosen: the text of its input's last human message, else its input as JSON. */
-function matchOf(input: Values): { match?: string; match_input?: string } {
-  const messages = Array.isArray(input.messages) ? (input.messages as Values[]) : [];
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    if (message.type === 'human' || message.role === 'user' || message.role === 'human') {
-      const text = textOf(message.content);
-      return text === '' ? {} : { match: text };
-    }
-  }
-  return Object.keys(input).length === 0 ? {} : { match_input: JSON.stringify(input) };
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((block) => (block && typeof block === 'object' && typeof block.text === 'string' ? block.text : '')).join('');
-}
-
-/** One superstep: the tasks of `before` that produced `after`, with what each wrote and how long it took. */
 /** What reading a run's supersteps needs: the subgraphs' histories, the run's stream, where observations go, and whose state it reads. */
-interface Reading {
+export interface Reading {
   subgraphHistory: (namespace: string) => UpstreamState[];
   timeline: StreamTimeline | undefined;
-  recording: ThreadRecording;
+  observations: StateObservations;
   /** The subgraph node whose steps these are; undefined at the graph's own level. */
   scope?: string | undefined;
 }
 
-function superstepOf(before: UpstreamState, after: UpstreamState, reading: Reading): RecordedStep {
+export const START = '__start__';
+const MODEL_MESSAGE_ID = /^run-[0-9a-f-]{36}$/;
+const MADE_ID = /^(run-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(-tool-.*)?$/i;
+
+/** Whether a checkpoint is the one an input starts from: the state before it, with `__start__` next. */
+export const isInputCheckpoint = (state: UpstreamState): boolean => state.next.length === 1 && state.next[0] === START;
+
+/** One superstep: the tasks of `before` that produced `after`, with what each wrote and how long it took. */
+export function superstepOf(before: UpstreamState, after: UpstreamState, reading: Reading): RecordedStep {
   const { subgraphHistory, timeline } = reading;
   const tasks = before.tasks.filter((task) => task.name !== START);
   const elapsed = Math.max(0, Date.parse(after.created_at) - Date.parse(before.created_at));
@@ -241,7 +105,7 @@ function superstepOf(before: UpstreamState, after: UpstreamState, reading: Readi
     return built;
   });
   for (const key of new Set([...writes.values()].flatMap((written) => Object.keys(written))))
-    reading.recording.transitions.push({
+    reading.observations.transitions.push({
       graph: reading.scope,
       key,
       before: before.values[key],
@@ -266,7 +130,7 @@ function keepEndOrder(tasks: { ms: number; endedAs?: number | undefined }[]): vo
 }
 
 /** The superstep a run stopped in: its interrupted tasks (and those that wrote before it stopped), or the one that raised. */
-function stoppedStep(last: UpstreamState, reading: Reading): RecordedStep {
+export function stoppedStep(last: UpstreamState, reading: Reading): RecordedStep {
   // How long the step worked before it stopped: only its stream tells (no checkpoint follows it).
   const worked = reading.scope === undefined ? reading.timeline?.stoppedAfter() : undefined;
   const tasks = last.tasks.map((task): RecordedTask => {
@@ -307,15 +171,15 @@ function completeStep(pending: RecordedStep, done: RecordedStep): void {
 /** A subgraph's steps, from its own history (one run, from its input checkpoint). */
 function innerSteps(states: UpstreamState[], reading: Reading): RecordedStep[] {
   // What the subgraph's state holds: the keys its values had, those it had before any write.
-  const observed = reading.recording.subgraphStates.get(reading.scope!) ?? { initial: states[0]?.values ?? {}, keys: new Set<string>() };
+  const observed = reading.observations.subgraphStates.get(reading.scope!) ?? { initial: states[0]?.values ?? {}, keys: new Set<string>() };
   for (const state of states) for (const key of Object.keys(state.values)) observed.keys.add(key);
-  reading.recording.subgraphStates.set(reading.scope!, observed);
+  reading.observations.subgraphStates.set(reading.scope!, observed);
   const byId = new Map(states.map((state) => [state.checkpoint.checkpoint_id, state]));
   const steps: RecordedStep[] = [];
   const stepOf = new Map<string, RecordedStep>();
   for (const state of states) {
     const before = state.parent_checkpoint ? byId.get(state.parent_checkpoint.checkpoint_id) : undefined;
-    if (!before || state.metadata.source !== 'loop' || (before.next.length === 1 && before.next[0] === START)) continue;
+    if (!before || state.metadata.source !== 'loop' || isInputCheckpoint(before)) continue;
     const step = superstepOf(before, state, reading);
     const pending = stepOf.get(before.checkpoint.checkpoint_id);
     if (pending) completeStep(pending, step);
@@ -444,115 +308,4 @@ function withoutMadeId(message: Values): Values {
 
 function withoutMadeIds(written: Values): Values {
   return Array.isArray(written.messages) ? { ...written, messages: (written.messages as Values[]).map(withoutMadeId) } : written;
-}
-
-/** What a run's stream showed: each reply's chunks, which tool calls ran as tools, each node's custom events and time. */
-interface StreamTimeline {
-  chunksOf(messageId: string): { texts: string[]; delayMs: number } | undefined;
-  ranTool(toolCallId: string): boolean;
-  customsOf(node: string): { offsetMs: number; value: unknown }[];
-  /**
-   * How long the node's next task took, as its stream showed it, and where its end came among the
-   * stream's task ends (`endedAs`, counting up); ask once per task, in order.
-   */
-  taskTime(node: string): { ms: number; endedAs: number } | undefined;
-  /** Where a node's Command sent the graph, when its stream (events mode) showed it returned one. */
-  commandOf(node: string): string[] | undefined;
-  /** How long the run's last step worked before it raised or was interrupted: from the event before to the error or interrupt. */
-  stoppedAfter(): number | undefined;
-}
-
-function streamTimeline(events: readonly StreamedEvent[]): StreamTimeline | undefined {
-  if (events.length === 0) return undefined;
-  const chunks = new Map<string, { text: string; at: number }[]>();
-  const tools = new Set<string>();
-  const starts = new Map<string, number>();
-  const commands = new Map<string, string[][]>();
-  /** Per node, how long each of its tasks took and where its end came, in turn (a node may run in several supersteps). */
-  const durations = new Map<string, { ms: number; endedAs: number }[]>();
-  const ends = new Map<string, number>();
-  type Custom = { offsetMs: number; value: unknown };
-  // Per node, the custom events of each of its tasks in turn (a node may run in several supersteps).
-  const batches = new Map<string, Custom[][]>();
-  const open = new Map<string, Custom[]>();
-  const attribute = (node: string, offsetMs: number, value: unknown) => open.set(node, [...(open.get(node) ?? []), { offsetMs, value }]);
-  // A custom event belongs to the task running (the tasks mode says which), else to the next task that ends.
-  let running: string | undefined;
-  let pending: { at: number; value: unknown }[] = [];
-  let lastMarker = 0;
-  /** When the current superstep began, as the stream shows it: the state or checkpoint before it. */
-  let stepStart = 0;
-  let stoppedAfter: number | undefined;
-  /** Task ends seen so far: a task's place among them is the order the upstream finished them in. */
-  let endings = 0;
-  const ended = (node: string, at: number) => {
-    ends.set(node, at);
-    // Without the tasks mode, a task started when its superstep did.
-    const start = starts.get(node);
-    const began = start === undefined || start < stepStart ? stepStart : start;
-    durations.set(node, [...(durations.get(node) ?? []), { ms: at - began, endedAs: endings++ }]);
-    starts.delete(node);
-    for (const custom of pending) attribute(node, custom.at - (starts.get(node) ?? lastMarker), custom.value);
-    pending = [];
-    batches.set(node, [...(batches.get(node) ?? []), open.get(node) ?? []]);
-    open.delete(node);
-    if (running === node) running = undefined;
-  };
-  for (const event of events) {
-    const name = event.event.split('|')[0]!;
-    const data = event.data as Values | Values[] | undefined;
-    const object = data && !Array.isArray(data) ? data : undefined;
-    if (name === 'messages' && Array.isArray(data)) {
-      const chunk = data[0] as Values;
-      const metadata = data[1] as Values | undefined;
-      if (typeof chunk?.id === 'string' && typeof chunk.content === 'string' && metadata?.ls_integration === 'langchain_chat_model')
-        chunks.set(chunk.id, [...(chunks.get(chunk.id) ?? []), { text: chunk.content, at: event.at }]);
-    } else if (name === 'tools' && object?.event === 'on_tool_start' && typeof object.toolCallId === 'string') {
-      tools.add(object.toolCallId);
-    } else if (name === 'events' && object?.event === 'on_tool_start') {
-      const callId =
-        (object.metadata as Values | undefined)?.tool_call_id ?? ((object.data as Values | undefined)?.tool_call_id as string | undefined);
-      if (typeof callId === 'string') tools.add(callId);
-    } else if (name === 'events' && object?.event === 'on_chain_end' && typeof object.name === 'string') {
-      const output = (object.data as Values | undefined)?.output as Values | undefined;
-      if (output?.lg_name === 'Command')
-        commands.set(object.name, [...(commands.get(object.name) ?? []), [output.goto ?? []].flat() as string[]]);
-    } else if (name === 'tasks' && typeof object?.name === 'string') {
-      if (Object.hasOwn(object, 'input')) {
-        starts.set(object.name, event.at);
-        running = object.name;
-      } else ended(object.name, event.at);
-    } else if (name === 'updates' && object) {
-      for (const node of Object.keys(object)) if (node !== '__interrupt__') ended(node, event.at);
-      if (!Object.hasOwn(object, '__interrupt__')) lastMarker = event.at;
-    } else if (name === 'custom') {
-      if (running) attribute(running, event.at - (starts.get(running) ?? lastMarker), event.data);
-      else pending.push({ at: event.at, value: event.data });
-    } else if (name === 'error' || (name === 'values' && object && Object.hasOwn(object, '__interrupt__'))) {
-      stoppedAfter ??= event.at - lastMarker;
-    } else if (name === 'metadata' || name === 'values' || name === 'checkpoints') {
-      lastMarker = event.at;
-      stepStart = event.at;
-    }
-  }
-  // Custom events no task's end followed: the first task that asks has them.
-  let unplaced = pending.map((custom) => ({ offsetMs: custom.at - lastMarker, value: custom.value }));
-  return {
-    chunksOf(messageId) {
-      const seen = chunks.get(messageId);
-      if (!seen || seen.length === 0) return undefined;
-      const gaps = seen.slice(1).map((chunk, i) => chunk.at - seen[i]!.at);
-      const delayMs = gaps.length === 0 ? 0 : Math.round(gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length);
-      return { texts: seen.map((chunk) => chunk.text), delayMs };
-    },
-    ranTool: (toolCallId) => tools.has(toolCallId),
-    customsOf(node) {
-      const found = [...(batches.get(node)?.shift() ?? []), ...unplaced];
-      unplaced = [];
-      return found;
-    },
-    commandOf: (node) => commands.get(node)?.shift(),
-    stoppedAfter: () => stoppedAfter,
-    taskTime: (node) => durations.get(node)?.shift(),
-  };
 }

@@ -20,6 +20,8 @@ export interface RunSighting {
   runId: string;
   /** Undefined for a stateless run whose thread the answer did not name. */
   threadId: string | undefined;
+  /** A stateless run (made on /runs): a thread of its own. */
+  stateless: boolean;
   /** What the run was asked: its input, command and stream settings (the request body of the run's creation). */
   body: Values | undefined;
   /** When the request that made or joined it was sent (epoch ms). */
@@ -68,6 +70,7 @@ export function runSightingOf(exchange: RecordedExchange): RunSighting | undefin
   return {
     runId: runId.toLowerCase(),
     threadId: threadId?.toLowerCase(),
+    stateless: created !== null && created[1] === undefined,
     body: body as Values | undefined,
     startedAt: exchange.startedAt,
     events,

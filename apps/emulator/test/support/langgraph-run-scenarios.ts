@@ -199,6 +199,28 @@ export const RUN_SCENARIOS: Record<string, Scenario> = {
     return { answer, after: await snapshot(client, threadId), runs: (await client.runs.list(threadId)).map((run) => run.status) };
   },
 
+  // The tool call's run takes four steps (__start__, agent, tools, agent): a limit of 2 stops it
+  // before its last step, one of 3 when its last step is done, one of 4 not at all.
+  ...Object.fromEntries(
+    [2, 3, 4].map((limit): [string, Scenario] => [
+      `recursion limit ${limit}`,
+      async (client, tag) => {
+        const threadId = await newThread(client, tag, 'support');
+        const answer = await client.runs.wait(threadId, 'support', {
+          input: ask('where is my order?'),
+          config: { recursion_limit: limit },
+          raiseError: false,
+        });
+        const state = await client.threads.getState(threadId);
+        return {
+          answer,
+          after: { values: state.values, next: state.next },
+          runs: (await client.runs.list(threadId)).map((run) => run.status),
+        };
+      },
+    ]),
+  ),
+
   'background run joined': async (client, tag) => {
     const threadId = await newThread(client, tag, 'echo');
     const created = await client.runs.create(threadId, 'echo', { input: ask('in the background') });

@@ -1,10 +1,8 @@
 // Conversations with real LangGraph JS graphs of several shapes (reference-servers/langgraph-js/
 // src/shapes: a supervisor with two workers, a subgraph with an interrupt inside it, parallel
 // branches, custom events, a plain-function tool node, an error of a custom class, a default
-// assistant with a config) and with one of the server's own test graphs (weather: a breakpoint
-// compiled into a subgraph). Its `nested` graph is left out: it keeps strings under `messages`, which
-// the API types as messages, and the emulator refuses such a graph (graph-problems.ts; the differential
-// test holds that the recorder says so). The differential test holds each on the real server
+// assistant with a config, a router on a state key into a subgraph with a breakpoint compiled into
+// it, a subgraph inside a subgraph, and an agent asking a human first). The differential test holds each on the real server
 // through `agentplane-emulator record`, then on the emulator replaying the recording, and compares
 // what they observed: every stream mode (one stream asks for all of them; each mode's events
 // compared in their order), with and without subgraphs, the answers of wait and join, the state
@@ -33,10 +31,12 @@ export const SHAPE_CONVERSATIONS: Record<string, { turns: Turn[]; subgraphs?: bo
   tool_function: { turns: [{ input: ask('Where are my orders?') }] },
   custom_error: { turns: [{ input: { delay_ms: 150 } }] },
   configured: { turns: [{ input: { question: 'What is the capital of France?' } }] },
-  weather: {
-    turns: [{ input: { messages: [{ type: 'human', content: "what's the weather in sf" }] } }, { input: null as never }],
+  travel: {
+    turns: [{ input: { messages: [{ type: 'human', content: "What's the weather in Oslo?" }] } }, { input: null as never }],
     subgraphs: true,
   },
+  nested: { turns: [{ input: ask('My printer is on fire') }], subgraphs: true },
+  helpdesk: { turns: [{ input: { ...ask('A refund, please'), ask_first: true } }, { command: { resume: 'approved' } }] },
 };
 
 type StreamEvent = { event: string; data: unknown };
@@ -197,10 +197,10 @@ export const APP_SUITE: Record<string, (client: Client) => Promise<void>> = {
   },
   'a breakpoint inside a subgraph stops the run, and input null goes on': async (client) => {
     const { thread_id } = await client.threads.create();
-    await client.runs.wait(thread_id, 'weather', { input: { messages: [{ type: 'human', content: "what's the weather in sf" }] } });
+    await client.runs.wait(thread_id, 'travel', { input: { messages: [{ type: 'human', content: "What's the weather in Oslo?" }] } });
     assert.equal((await client.threads.get(thread_id)).status, 'interrupted');
-    const done = (await client.runs.wait(thread_id, 'weather', { input: null })) as Values;
-    assert.ok(Array.isArray(done.messages));
+    const done = (await client.runs.wait(thread_id, 'travel', { input: null })) as Values;
+    assert.equal(done.messages.at(-1).content, 'Sunny spells in Oslo all week.');
     assert.equal((await client.threads.get(thread_id)).status, 'idle');
   },
 };

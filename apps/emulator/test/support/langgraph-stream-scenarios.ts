@@ -199,6 +199,12 @@ export const STREAM_SCENARIOS: Record<string, Scenario> = {
   'streamed tool call and answer': streamedInEveryMode([{ input: ask('where is my order?') }]),
   'streamed interrupt and resume': streamedInEveryMode([{ input: ask('I want a refund') }, { command: { resume: 'yes' } }]),
   'streamed scripted error': streamedInEveryMode([{ input: ask('please fail') }]),
+  // A command alone on an idle thread: the state it made streams, whatever runs after it.
+  'streamed command update': streamedInEveryMode([{ input: ask('hello') }, { command: { update: { topic: 'billing' } } }]),
+  'streamed command update and goto': streamedInEveryMode([
+    { input: ask('hello') },
+    { command: { update: { topic: 'x' }, goto: 'agent' } },
+  ]),
   'streamed stateless run': async (client) => {
     const observed: Record<string, unknown> = {};
     for (const mode of STREAM_MODES)

@@ -11,11 +11,16 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const modules = (folder, files) =>
-  Object.fromEntries(Object.entries(files).map(([graphId, file]) => [graphId, `${path.join(here, folder, file)}:graph`]));
+const modules = (files) =>
+  Object.fromEntries(
+    Object.entries(files).map(([graphId, file]) => {
+      const [module, symbol = 'graph'] = file.split(':');
+      return [graphId, `${path.join(here, module)}:${symbol}`];
+    }),
+  );
 
 /** The shapes an app's own graph takes (one module each in this folder; see each module's header). */
-export const SHAPE_GRAPHS = modules('.', {
+export const SHAPE_GRAPHS = modules({
   supervisor: 'supervisor.js',
   subgraph_interrupt: 'subgraph_interrupt.js',
   parallel: 'parallel.js',
@@ -23,6 +28,13 @@ export const SHAPE_GRAPHS = modules('.', {
   tool_function: 'tool_function.js',
   custom_error: 'custom_error.js',
   configured: 'configured.js',
+  helpdesk: 'helpdesk.js',
+  travel: 'travel.js',
+  nested: 'nested.js',
+  schemas_annotation: 'schemas_annotation.mts',
+  schemas_state_schema: 'schemas.js:stateSchema',
+  schemas_zod: 'schemas.js:zod',
+  schemas_zod_with_langgraph: 'schemas.js:zodWithLangGraph',
 });
 
 /** The default assistants' configs of SHAPE_GRAPHS: `configured`'s config and context (read by its `respond` node). */
@@ -33,28 +45,4 @@ export const SHAPE_ASSISTANT_CONFIGS = {
     recursion_limit: 12,
     context: { model: 'scripted-large', user_tier: 'pro' },
   },
-};
-
-/**
- * The LangGraph JS server's own test graphs (api-tests/, copied unchanged from its repository; see
- * api-tests/README.md), under the graph ids its tests use.
- */
-export const API_TEST_GRAPHS = modules('api-tests', {
-  agent: 'agent.mts',
-  nested: 'nested.mts',
-  weather: 'weather.mts',
-  error: 'error.mts',
-  delay: 'delay.mts',
-  dynamic: 'dynamic.mts',
-  agent_simple: 'agent_simple.mts',
-  simple_runtime: 'simple_runtime.mts',
-  state_schema_graph: 'state_schema_graph.mts',
-  zod_registry_graph: 'zod_registry_graph.mts',
-  plain_zod_graph: 'plain_zod_graph.mts',
-});
-
-/** The default assistants' configs of API_TEST_GRAPHS: its langgraph.json's LANGGRAPH_CONFIG. */
-export const API_TEST_ASSISTANT_CONFIGS = {
-  agent: { configurable: { model_name: 'openai' } },
-  simple_runtime: { context: { model: 'unknown' } },
 };

@@ -62,7 +62,7 @@ const ERROR = {
 const TOOL_ANSWERS = {
   type: 'object',
   description:
-    'By tool name, the content of the ToolMessage answering each call: a template where {{args.<name>}} is an argument of the call (as JSON when not a string). Every tool a call names needs its answer here: a call without one is refused at start-up.',
+    'By tool name, the content of the ToolMessage answering each call: a template where {{args.<name>}} is an argument of the call (as JSON when not a string), {{last.ai.content}} the calling message as the state holds it, {{state.<key>}} a key of the state. Every tool a call names needs its answer here: a call without one is refused at start-up.',
   additionalProperties: { type: 'string' },
 } as const;
 
@@ -78,7 +78,7 @@ const MESSAGE = {
   type: 'object',
   additionalProperties: false,
   description:
-    'A chat model call: its reply is streamed in chunks (messages modes, events) and written to `messages` by the node. {{input}} is the last human message, {{resume}} the resume value.',
+    'A chat model call: its reply is streamed in chunks (messages modes, events) and written to `messages` by the node. Its text, chunks and tool call arguments are templates: {{input}} the last human message, {{state.<key>}} a key of the state, {{last.<type>.<field>}} the last message of a type, {{resume}} the resume value (after an interrupt).',
   properties: {
     text: { type: 'string', description: 'The reply\'s text (default "").' },
     tool_calls: { type: 'array', items: TOOL_CALL },
@@ -118,7 +118,7 @@ const STORE_ITEM_REF = {
     type: 'array',
     minItems: 1,
     items: { type: 'string', minLength: 1 },
-    description: "The item's namespace, label by label; each a template ({{input}}, {{args.<name>}}).",
+    description: "The item's namespace, label by label; each a template ({{input}}, {{state.<key>}}, {{last.<type>.<field>}}).",
   },
   key: { type: 'string', minLength: 1, description: "The item's key (a template)." },
 } as const;
@@ -134,7 +134,7 @@ const TASK_PROPERTIES = {
   update: {
     type: 'object',
     description:
-      'What the node returns: state keys and the values written to them, each through its channel\'s reducer (`messages` merges). String values are templates ({{input}}, {{resume}}; a value that is only "{{resume}}" is the resume value itself).',
+      'What the node returns: state keys and the values written to them, each through its channel\'s reducer (`messages` merges). String values are templates ({{input}}, {{state.<key>}}, {{last.<type>.<field>}}, {{resume}}; a value that is one whole placeholder, such as "{{resume}}", is the value itself).',
   },
   tools: STEP_TOOL_ANSWERS,
   goto: {
@@ -223,6 +223,60 @@ const stepSchema = <Task extends object>(task: Task) =>
 const STEPS_DEPTH_3 = { type: 'array', minItems: 1, items: stepSchema(taskSchema({ type: 'array', minItems: 1 } as const)) } as const;
 const STEPS_DEPTH_2 = { type: 'array', minItems: 1, items: stepSchema(taskSchema(STEPS_DEPTH_3)) } as const;
 const STEPS = { type: 'array', minItems: 1, items: stepSchema(taskSchema(STEPS_DEPTH_2)) } as const;
+/** A run's steps: none for a run that stopped before its first node (a breakpoint there, a cancel). */
+const RUN_STEPS = { ...STEPS, minItems: 0 } as const;
+
+const BREAKPOINT_NODES = { anyOf: [{ const: '*' }, { type: 'array', items: { type: 'string', minLength: 1 } }] } as const;
+
+/** What a run was asked, beyond its input: the run's request, as an entry answers it exactly. */
+const RUN_REQUEST = {
+  type: 'object',
+  additionalProperties: false,
+  description:
+    "The run's request exactly: the entry answers a run only when its request has these, every field left out at its default (no command, no breakpoints, the reject strategy, a run on a thread, nothing beyond the default assistant's config and context). A recording writes one per run, so that the same input with and without a breakpoint, resumed with another value, or under another config replays as the upstream answered each.",
+  properties: {
+    input: { description: "The run's whole input, where `match` does not say all of it (message IDs aside)." },
+    command: {
+      type: 'object',
+      description: "The run's command (`resume`, `update`, `goto`; message IDs aside): the entry answers that command, and no input.",
+    },
+    config: {
+      type: 'object',
+      description:
+        "What the run's config holds beyond the default assistant's: its assistant's and its own (configurable keys, recursion_limit, tags), without the server's IDs and the request's headers.",
+    },
+    context: { type: 'object', description: "What the run's context holds beyond the default assistant's." },
+    interrupt_before: { ...BREAKPOINT_NODES, description: "The run's own interrupt_before." },
+    interrupt_after: { ...BREAKPOINT_NODES, description: "The run's own interrupt_after." },
+    multitask_strategy: { enum: ['reject', 'interrupt', 'rollback', 'enqueue'], description: 'Default reject.' },
+    stateless: { type: 'boolean', description: 'A stateless run (POST /runs, /runs/wait, /runs/stream): a thread of its own.' },
+  },
+} as const;
+
+/** One branch of a router: where the graph goes when its condition holds (no condition: the default branch, last). */
+const ROUTE = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['to'],
+  description:
+    'A branch of the router: `to` when its condition holds. A condition is `tool_calls`, or `value` with one of `equals`, `in`, `matches`, `empty`; a branch without one is the default, and comes last.',
+  properties: {
+    to: { ...NODE_NAME_OR_END, description: "Where the graph goes: a node of the edge's `to`, or __end__." },
+    tool_calls: {
+      type: 'boolean',
+      description: 'Holds when the last message is an AI message that calls tools (true), or is not (false), as tools_condition routes.',
+    },
+    value: {
+      type: 'string',
+      description:
+        'A template read from the state the router is given: {{state.<key>}}, {{last.<type>.<field>}} (the last message of a type), {{input}}; one whole placeholder is the value itself.',
+    },
+    equals: { description: 'Holds when `value` is this (any JSON value).' },
+    in: { type: 'array', description: 'Holds when `value` is one of these.' },
+    matches: { ...GLOB, description: 'Holds when `value` is a text this glob (* and ?) matches.' },
+    empty: { type: 'boolean', description: 'Holds when `value` is absent, null, "", [] or {} (true), or is not (false).' },
+  },
+} as const;
 
 const EDGE = {
   type: 'object',
@@ -237,7 +291,14 @@ const EDGE = {
       ],
       description: 'A node, __end__, or several: all of them run next (fan-out), unless the edge is conditional.',
     },
-    conditional: { type: 'boolean', description: 'A router picks one of `to` (drawn dashed; default false).' },
+    conditional: { type: 'boolean', description: 'A router picks one of `to` (drawn dashed; default false, true with `routes`).' },
+    routes: {
+      type: 'array',
+      minItems: 1,
+      items: ROUTE,
+      description:
+        "How the router picks, in order: the first branch whose condition holds on the state (the default branch last). With routes, `next` is computed wherever LangGraph's router would run: after a state update as the node, after supersteps, at the end of a run's steps; without, a router's choice is known only inside a run (the next step of its script).",
+    },
   },
 } as const;
 
@@ -292,7 +353,11 @@ export const GRAPH_SCHEMA = {
         additionalProperties: false,
         properties: {
           match: { ...GLOB, description: 'Glob (* and ?) on the text of the last human message.' },
-          text: { type: 'string', description: 'The reply; {{input}} is the last human message, {{resume}} the resume value.' },
+          text: {
+            type: 'string',
+            description:
+              'The reply, a template: {{input}} is the last human message, {{state.<key>}} a key of the state, {{last.<type>.<field>}} the last message of a type, {{resume}} the resume value (in a reply that interrupts).',
+          },
           tool_calls: { type: 'array', items: TOOL_CALL },
           update: { type: 'object', description: 'Extra state the node writes with the reply (keys declared in `state`).' },
           interrupt: { description: 'The node pauses with this value; once resumed, it replies.' },
@@ -334,9 +399,40 @@ export const GRAPH_SCHEMA = {
         additionalProperties: false,
         required: ['steps'],
         properties: {
+          id: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 128,
+            description: "The entry's name, which an entry that goes on from it gives as `continues`.",
+          },
           match: { ...GLOB, description: 'Glob (* and ?) on the text of the last human message of the input.' },
           match_input: { ...GLOB, description: "Glob (* and ?) on the run's input as JSON (for graphs without messages)." },
-          steps: { ...STEPS, description: "The run's supersteps in order: a task, or `parallel` tasks." },
+          continues: {
+            anyOf: [
+              { type: 'string', minLength: 1 },
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['run', 'step'],
+                properties: { run: { type: 'string', minLength: 1 }, step: { type: 'integer', minimum: 0 } },
+              },
+            ],
+            description:
+              "Where the thread stands when this run starts: where the run of the entry so named left it (its `id`), or `{run, step}`, at a checkpoint that entry's run wrote before its step `step` (a run from an earlier checkpoint). An entry without `continues` but with `request` starts where no entry's run left the thread (a new thread, or a state the client wrote). A resume, `input: null` or a command is answered by an entry that continues where the thread stands; without one, it goes on in the entry it stands in (an entry without `request`).",
+          },
+          request: RUN_REQUEST,
+          steps: { ...RUN_STEPS, description: "The run's supersteps in order: a task, or `parallel` tasks." },
+          next: {
+            type: 'array',
+            items: NODE_NAME,
+            description:
+              'The nodes the thread waits before once the steps are done: the run stops there, as it did at a breakpoint or when it was cancelled (with until_cancelled).',
+          },
+          until_cancelled: {
+            type: 'boolean',
+            description:
+              'The run was cancelled where its steps end (a client cancelled it, or a later run interrupted or rolled it back): it waits there until it is cancelled. With no steps and no `next`, it waits before it writes anything.',
+          },
         },
       },
     },

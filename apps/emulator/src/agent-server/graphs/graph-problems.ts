@@ -9,6 +9,8 @@ import { GraphIdSchema } from '../../generated/agent-server/contract.js';
 import { api } from '../../generated/agent-server/operations.js';
 import { END, START } from './graph-shape.js';
 import type { GraphDefinition, ReplyEntry, StepConfig, TaskConfig } from './graph-types.js';
+import type { TemplateScope } from './templates.js';
+import { nameProblem, placeholdersOf } from './templates.js';
 
 type Values = Record<string, unknown>;
 
@@ -70,6 +72,7 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
       if (typeof reply === 'function') return;
       for (const problem of replyProblems(reply, keys, graph.tools ?? {})) problems.push(`${at}.replies[${index}]: ${problem}`);
     });
+    problems.push(...replyTemplateProblems(graph, at, keys));
     return problems;
   }
   const nodes = graph.nodes ? new Set(graph.nodes) : undefined;
@@ -80,6 +83,11 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
       if (target !== END && nodes && !nodes.has(target))
         problems.push(`${at}.edges[${i}].to: ${target} is not a node of this graph (nodes)`);
   }
+  problems.push(...routeProblems(graph.edges, `${at}.edges`, keys));
+  for (const [node, subgraph] of Object.entries(graph.subgraphs ?? {}))
+    problems.push(
+      ...routeProblems(subgraph.edges, `${at}.subgraphs.${node}.edges`, subgraph.channels ? new Set(Object.keys(subgraph.channels)) : keys),
+    );
   // A subgraph node at any depth: a node of the graph, or of a subgraph's steps.
   const subgraphNodes = new Set(
     (graph.runs ?? []).flatMap((run) =>
@@ -91,10 +99,16 @@ function graphProblems(graph: GraphDefinition, at: string): string[] {
       problems.push(`${at}.subgraphs.${node}: not a node of this graph (nodes) nor a subgraph node of its runs`);
   const graphNodes =
     nodes ??
-    new Set((graph.runs ?? []).flatMap((run) => (run.steps as StepConfig[]).flatMap((step) => tasksOfStep(step).map((task) => task.node))));
+    new Set(
+      (graph.runs ?? []).flatMap((run) =>
+        ((run.steps ?? []) as StepConfig[]).flatMap((step) => tasksOfStep(step).map((task) => task.node)),
+      ),
+    );
+  problems.push(...runEntryProblems(graph.runs!, `${at}.runs`, nodes));
   graph.runs!.forEach((run, r) => {
     const where = `${at}.runs[${r}].steps`;
     problems.push(...stepProblems(run.steps as StepConfig[], where, nodes, keys, graph));
+    problems.push(...stepTemplateProblems(run.steps as StepConfig[], where, keys, graph));
     problems.push(...gotoProblems(run.steps as StepConfig[], where, graphNodes, graph));
     problems.push(...toolCallProblems(run.steps as StepConfig[], where));
   });
@@ -300,4 +314,153 @@ export function* allTasks(
       if (task.subgraph) yield* allTasks(task.subgraph as StepConfig[], `${where}.subgraph`, task.node);
     }
   }
+}
+
+/**
+ * The templates of the ReAct shorthand (templates.ts): a reply's text reads the resume value only
+ * when the reply interrupts; the tools' answers read the call's arguments.
+ */
+function replyTemplateProblems(graph: GraphDefinition, at: string, stateKeys: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  (graph.replies ?? []).forEach((reply, index) => {
+    if (typeof reply !== 'function')
+      problems.push(...replyTextProblems(reply, stateKeys).map((problem) => `${at}.replies[${index}].${problem}`));
+  });
+  for (const [tool, answer] of Object.entries(graph.tools ?? {}))
+    problems.push(...templateProblems(answer, `${at}.tools.${tool}`, { resume: false, args: true, store: [], stateKeys }));
+  return problems;
+}
+
+/** The placeholders of a reply's text that read nothing (also asked of what a reply function answers). */
+export function replyTextProblems(reply: ReplyEntry, stateKeys: ReadonlySet<string>): string[] {
+  if (reply.text === undefined) return [];
+  return templateProblems(reply.text, 'text', { resume: Object.hasOwn(reply, 'interrupt'), args: false, store: [], stateKeys });
+}
+
+/**
+ * The templates of a run's steps (templates.ts), each read where it is: a task's store reads come
+ * first (each may read those before it), then its actions in order (the resume value exists after
+ * its first interrupt), then what it returns and raises (the resume value exists when it
+ * interrupts at all); only its tool answers read a call's arguments; `state` is the state of the
+ * graph the task runs in (a subgraph's own when it declares channels).
+ */
+function stepTemplateProblems(steps: readonly StepConfig[], at: string, graphKeys: ReadonlySet<string>, graph: GraphDefinition): string[] {
+  const problems: string[] = [];
+  for (const { task, at: where, within } of allTasks(steps, at)) {
+    const channels = within === undefined ? undefined : graph.subgraphs?.[within]?.channels;
+    const stateKeys = channels ? new Set(Object.keys(channels)) : graphKeys;
+    const check = (value: unknown, path: string, scope: Omit<TemplateScope, 'stateKeys'>) =>
+      problems.push(...templateProblems(value, `${where}${path}`, { ...scope, stateKeys }));
+    const reads: string[] = [];
+    for (const [i, read] of (task.store_get ?? []).entries()) {
+      check(read.namespace, `.store_get[${i}].namespace`, { resume: false, args: false, store: [...reads] });
+      check(read.key, `.store_get[${i}].key`, { resume: false, args: false, store: [...reads] });
+      reads.push(read.as);
+    }
+    const inTask = { args: false, store: reads };
+    const actions = task.do
+      ? task.do.map((action, i) => ({ action: action as Record<string, unknown>, path: `.do[${i}]` }))
+      : [
+          ...(task.custom ?? []).map((custom, i) => ({ action: { custom }, path: `.custom[${i}]`, bare: true })),
+          ...(Object.hasOwn(task, 'interrupt') ? [{ action: { interrupt: task.interrupt }, path: '', bare: true }] : []),
+          ...(task.message ? [{ action: { message: task.message }, path: '', bare: true }] : []),
+        ];
+    let resumed = false;
+    for (const { action, path, bare } of actions as { action: Record<string, unknown>; path: string; bare?: boolean }[]) {
+      for (const [key, value] of Object.entries(action))
+        if (key !== 'delay_ms') check(value, bare && key === 'custom' ? path : `${path}.${key}`, { ...inTask, resume: resumed });
+      if (Object.hasOwn(action, 'interrupt')) resumed = true;
+    }
+    const returned = { ...inTask, resume: resumed };
+    if (task.update !== undefined) check(task.update, '.update', returned);
+    if (task.error !== undefined) check(typeof task.error === 'string' ? task.error : task.error.message, '.error', returned);
+    for (const [i, item] of (task.store_put ?? []).entries()) check(item, `.store_put[${i}]`, returned);
+    for (const [i, item] of (task.store_delete ?? []).entries()) check(item, `.store_delete[${i}]`, returned);
+    const answers: [string, string][] = Array.isArray(task.tools)
+      ? task.tools.map((answer, i) => [`[${i}]`, answer])
+      : Object.entries(task.tools ?? {}).map(([tool, answer]) => [`.${tool}`, answer]);
+    for (const [path, answer] of answers) check(answer, `.tools${path}`, { ...returned, args: true });
+  }
+  return problems;
+}
+
+/** The placeholders of a template (or of every string of a value) that read nothing where they are. */
+function templateProblems(value: unknown, at: string, scope: TemplateScope): string[] {
+  return placeholdersOf(value).flatMap((name) => {
+    const problem = nameProblem(name, scope);
+    return problem ? [`${at}: ${problem}`] : [];
+  });
+}
+
+type EdgeConfig = NonNullable<GraphDefinition['edges']>[number];
+
+/**
+ * A conditional edge's routes (routes.ts): each branch goes to one of the edge's targets, says one
+ * condition (tool_calls, or value with one test) or none (the default, last), and its value is a
+ * template of the state the router is given.
+ */
+function routeProblems(edges: readonly EdgeConfig[] | undefined, at: string, stateKeys: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  for (const [i, edge] of (edges ?? []).entries()) {
+    if (!edge.routes) continue;
+    const where = `${at}[${i}]`;
+    if (edge.conditional === false) problems.push(`${where}.routes: routes go with a conditional edge (remove conditional: false)`);
+    const targets = [edge.to].flat();
+    for (const [j, route] of edge.routes.entries()) {
+      const branch = `${where}.routes[${j}]`;
+      if (!targets.includes(route.to)) problems.push(`${branch}.to: ${route.to} is not one of this edge's targets (${targets.join(', ')})`);
+      const tests = (['equals', 'in', 'matches', 'empty'] as const).filter((key) => Object.hasOwn(route, key));
+      if (route.tool_calls !== undefined && (route.value !== undefined || tests.length > 0))
+        problems.push(`${branch}: tool_calls is a condition of its own (not with value, ${tests.join(', ') || 'or a test'})`);
+      else if (route.value !== undefined && tests.length !== 1)
+        problems.push(
+          `${branch}: value goes with one test: equals, in, matches or empty${tests.length > 1 ? ` (not ${tests.join(' and ')})` : ''}`,
+        );
+      else if (route.value === undefined && tests.length > 0)
+        problems.push(`${branch}: ${tests.join(', ')} tests a value: add value (a template)`);
+      const isDefault = route.tool_calls === undefined && route.value === undefined && tests.length === 0;
+      if (isDefault && j < edge.routes.length - 1)
+        problems.push(`${branch}: a branch without a condition is the default, and comes last (the branches after it never hold)`);
+      if (!isDefault && j === edge.routes.length - 1)
+        problems.push(`${where}.routes: the last branch is the default, without a condition (where the graph goes when no other holds)`);
+      if (route.value !== undefined)
+        problems.push(...templateProblems(route.value, `${branch}.value`, { resume: false, args: false, store: [], stateKeys }));
+    }
+  }
+  return problems;
+}
+
+type RunEntryConfig = NonNullable<GraphDefinition['runs']>[number];
+
+/**
+ * What ties one entry of `runs` to another, or to the graph (run-scripts.ts): ids name one entry
+ * each, `continues` names an entry and a step it has, `next` names nodes of the graph, and an entry
+ * answers a command or an input, not both.
+ */
+function runEntryProblems(runs: readonly RunEntryConfig[], at: string, nodes: ReadonlySet<string> | undefined): string[] {
+  const problems: string[] = [];
+  const ids = new Map<string, number>();
+  for (const [i, run] of runs.entries()) {
+    if (run.id === undefined) continue;
+    if (ids.has(run.id)) problems.push(`${at}[${i}].id: ${run.id} names runs[${ids.get(run.id)}] already`);
+    else ids.set(run.id, i);
+  }
+  for (const [i, run] of runs.entries()) {
+    const where = `${at}[${i}]`;
+    if (run.continues !== undefined) {
+      const named = typeof run.continues === 'string' ? run.continues : run.continues.run;
+      const target = ids.get(named);
+      if (target === undefined) problems.push(`${where}.continues: no entry of runs is named ${named} (id)`);
+      else if (typeof run.continues !== 'string' && run.continues.step > runs[target]!.steps.length)
+        problems.push(`${where}.continues.step: runs[${target}] has ${runs[target]!.steps.length} step(s)`);
+      else if (target === i) problems.push(`${where}.continues: an entry cannot go on from itself`);
+    }
+    for (const node of run.next ?? [])
+      if (nodes && !nodes.has(node)) problems.push(`${where}.next: ${node} is not a node of this graph (nodes)`);
+    const input = ['match', 'match_input'].filter((key) => Object.hasOwn(run, key));
+    if (run.request?.input !== undefined) input.push('request.input');
+    if (run.request?.command !== undefined && input.length > 0)
+      problems.push(`${where}.request.command: a run gives a command or an input, not both (${input.join(', ')})`);
+  }
+  return problems;
 }

@@ -1,6 +1,7 @@
 // A graph's shape: its nodes, the edges between them, and which nodes are subgraphs. It decides
 // what LangGraph's edges decide without the graph's code: which nodes run after a state update
-// applied as a node (fixed edges; a router's choice is the script's), and the drawing
+// applied as a node (fixed edges, and routers where the config writes their `routes`: routes.ts;
+// without, a router's choice is the script's), and the drawing
 // `/assistants/{id}/graph` answers (LangGraph's `Graph.toJSON()`, with `xray` inlining subgraphs
 // as `<node>:<inner node>`).
 import type { AssistantGraph } from '@agentplane/agent-server';
@@ -14,6 +15,11 @@ export interface Edge {
   conditional: boolean;
 }
 
+/** A router of a conditional edge (routes.ts): where it sends the graph from a state. */
+export interface EdgeRouter {
+  pick(values: Record<string, unknown>): string;
+}
+
 export class GraphShape {
   constructor(
     /** The graph's own nodes, in the order it adds them. */
@@ -22,7 +28,26 @@ export class GraphShape {
     readonly edges: readonly Edge[],
     /** The nodes that are subgraphs, with their shapes. */
     readonly subgraphs: ReadonlyMap<string, GraphShape> = new Map(),
+    /** The routers the config writes, by the node they leave. */
+    private readonly routers: ReadonlyMap<string, readonly EdgeRouter[]> = new Map(),
   ) {}
+
+  /**
+   * The nodes that run after `node` left `values`, when its routers are written: its fixed edges'
+   * targets and each router's pick (`__end__` is none); undefined when a router after it has no
+   * routes (its choice is not known outside a run).
+   */
+  routed(node: string, values: Record<string, unknown>): string[] | undefined {
+    const routers = this.routers.get(node);
+    if (!routers) return this.routesAfter(node) ? undefined : this.fixedSuccessors(node);
+    const fixed = this.edges.filter((edge) => edge.source === node && !edge.conditional).map((edge) => edge.target);
+    return [...new Set([...fixed, ...routers.map((router) => router.pick(values))])].filter((target) => target !== END);
+  }
+
+  /** Whether a router after `node` says where it goes (its routes are written). */
+  hasRouters(node: string): boolean {
+    return this.routers.has(node);
+  }
 
   has(node: string): boolean {
     return this.nodes.includes(node);
@@ -102,9 +127,11 @@ export class GraphShape {
 const schemaNode = (id: string) => ({ id, type: 'schema', data: { $schema: 'https://json-schema.org/draft/2020-12/schema' } });
 
 /** Edges as the config writes them (`to` one node or several) as one edge per target. */
-export function edgesOf(config: readonly { from: string; to: string | readonly string[]; conditional?: boolean }[]): Edge[] {
+export function edgesOf(
+  config: readonly { from: string; to: string | readonly string[]; conditional?: boolean; routes?: readonly unknown[] }[],
+): Edge[] {
   return config.flatMap((edge) =>
-    [edge.to].flat().map((target) => ({ source: edge.from, target, conditional: edge.conditional ?? false })),
+    [edge.to].flat().map((target) => ({ source: edge.from, target, conditional: edge.conditional ?? edge.routes !== undefined })),
   );
 }
 

@@ -8,8 +8,6 @@
 import { globToRegExp } from '../../shared/glob.js';
 import type { ReplyContext, ReplyEntry, ReplyFunction } from './graph-types.js';
 
-type Values = Record<string, unknown>;
-
 /** A model call's choice: which entry answered, the entry, and where the cursor goes once it completes. */
 export interface ReplyChoice {
   index: number;
@@ -57,25 +55,4 @@ export class Replies {
     }
     return undefined;
   }
-}
-
-/** The text of a message's content: the string, or its text blocks joined. */
-export function messageText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((block) =>
-      typeof block === 'string' ? block : block && typeof block === 'object' && typeof block.text === 'string' ? block.text : '',
-    )
-    .join('');
-}
-
-/** The text of the last human message of a state (or of a run's input): "" when there is none. */
-export function lastHumanText(values: Values): string {
-  const messages = Array.isArray(values.messages) ? (values.messages as Values[]) : [];
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    if (message.type === 'human' || message.role === 'user' || message.role === 'human') return messageText(message.content);
-  }
-  return '';
 }

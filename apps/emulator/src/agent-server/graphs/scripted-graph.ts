@@ -3,11 +3,12 @@
 // format is graph-config.ts's; what the format cannot say is checked by graph-problems.ts first.
 import type { Channel } from './channels.js';
 import { Channels } from './channels.js';
-import { replyProblems } from './graph-problems.js';
+import { replyProblems, replyTextProblems } from './graph-problems.js';
 import { edgesOf, GraphShape, shapeOfRuns } from './graph-shape.js';
 import type { Chunking, GraphConfig, GraphDefinition, StepConfig, StepPlan, TaskPlan } from './graph-types.js';
 import { REACT_AGENT_SHAPE, reactNextAfter, reactTaskPlan } from './react-agent.js';
 import { Replies } from './replies.js';
+import { routersOf } from './routes.js';
 import type { ScriptPosition } from './run-scripts.js';
 import { RunScripts, runScript } from './run-scripts.js';
 import { compileStep } from './task-plan.js';
@@ -65,8 +66,11 @@ export class ScriptedGraph {
     this.recordedDrawing = definition.drawing as ScriptedGraph['recordedDrawing'];
     this.recordedSchemas = definition.schemas as Values | undefined;
     if (definition.runs) {
-      const compiled = definition.runs.map((entry) => runScript(entry, (entry.steps as StepConfig[]).map(compileStep)));
-      this.runs = new RunScripts(compiled);
+      const ids = new Map(definition.runs.flatMap((entry, index) => (entry.id === undefined ? [] : [[entry.id, index] as const])));
+      const compiled = definition.runs.map((entry) =>
+        runScript(entry as Parameters<typeof runScript>[0], (entry.steps as StepConfig[]).map(compileStep), ids),
+      );
+      this.runs = new RunScripts(id, compiled);
       this.replies = undefined;
       this.shape = shapeOf(
         definition,
@@ -74,9 +78,10 @@ export class ScriptedGraph {
       );
     } else {
       // A reply function's answer is checked as a config entry is.
-      this.replies = new Replies(id, definition.replies ?? [], (entry) =>
-        replyProblems(entry, new Set(this.channels.keys), this.toolAnswers),
-      );
+      this.replies = new Replies(id, definition.replies ?? [], (entry) => [
+        ...replyProblems(entry, new Set(this.channels.keys), this.toolAnswers),
+        ...replyTextProblems(entry, new Set(this.channels.keys)),
+      ]);
       this.runs = undefined;
       this.shape = REACT_AGENT_SHAPE;
     }
@@ -129,14 +134,23 @@ export class ScriptedGraph {
 
   /**
    * The nodes that run after an update applied as `node` left `values`: the ReAct router's choice;
-   * in a graph of any shape the fixed edges from `node`, or where a router goes the next step of
-   * the run that stands at `position`.
+   * in a graph of any shape the fixed edges from `node` and its routers' picks where the config
+   * writes their routes, else where a router goes the next step of the run that stands at `position`.
    */
   nextAfterUpdate(node: string, values: Values, position: ScriptPosition | undefined): string[] {
     if (this.replies) return reactNextAfter(node, values);
+    if (this.shape.hasRouters(node)) return this.shape.routed(node, values) ?? [];
     if (node === '__start__' && position) return this.runs!.nodesAt(position);
     if (this.shape.routesAfter(node)) return position ? this.runs!.nodesAt(position) : [];
     return this.shape.fixedSuccessors(node);
+  }
+
+  /**
+   * Where the graph goes after a run's last step when its entry does not say: the routers' picks
+   * after those nodes, where the config writes them (none otherwise: the run ended).
+   */
+  nextAfterSteps(nodes: readonly string[], values: Values): string[] {
+    return [...new Set(nodes.flatMap((node) => (this.shape.hasRouters(node) ? (this.shape.routed(node, values) ?? []) : [])))];
   }
 
   /** The answer to a call of `tool` (a template) by the ReAct shorthand's tool node. */
@@ -185,7 +199,7 @@ function shapeOf(definition: Pick<GraphDefinition, 'nodes' | 'edges' | 'subgraph
     );
     if (declared || innerRuns.length > 0) subgraphs.set(node, shapeOf({ nodes: declared?.nodes, edges: declared?.edges }, innerRuns));
   }
-  return new GraphShape(nodes, definition.edges ? edgesOf(definition.edges) : read.edges, subgraphs);
+  return new GraphShape(nodes, definition.edges ? edgesOf(definition.edges) : read.edges, subgraphs, routersOf(definition.edges));
 }
 
 /** The graphs of an emulator by graph_id: the configured ones, or the default echo graph. */

@@ -27,9 +27,10 @@ import type { Channels } from '../graphs/channels.js';
 import { START } from '../graphs/graph-shape.js';
 import type { StepPlan, TaskPlan } from '../graphs/graph-types.js';
 import { reactNextAfter } from '../graphs/react-agent.js';
-import { lastHumanText } from '../graphs/replies.js';
+import { configFromDefaults, contextFromDefaults } from '../graphs/run-requests.js';
 import type { ScriptPosition } from '../graphs/run-scripts.js';
 import type { ScriptedGraph } from '../graphs/scripted-graph.js';
+import { lastHumanText } from '../graphs/templates.js';
 import type { SubgraphCheckpoints } from '../threads/subgraph-checkpoints.js';
 import type { PlannedCheckpoint } from '../threads/supersteps.js';
 import { pendingTask } from '../threads/supersteps.js';
@@ -114,6 +115,8 @@ async function outcomeOf(execution: Execution): Promise<RunOutcome> {
 interface Frame {
   /** The namespace of the graph ([] at the root). */
   ns: string[];
+  /** The checkpoints a subgraph's run under, by namespace ('' the root's); none at the root. */
+  parents: Record<string, string>;
   channels: Channels;
   /** The checkpoint the next superstep continues from; undefined before the first. */
   head: CheckpointRow | undefined;
@@ -161,6 +164,11 @@ export class Execution {
   readonly modes: StreamModes;
   /** What the run's command resumes the tasks waiting at an interrupt with. */
   private resume: ResumeAnswers | undefined;
+  /**
+   * Where a hold of this run's request was cancelled (-1: before it wrote anything), and the hold
+   * that went on from there: the run waits there to see whether it is cancelled too.
+   */
+  private goesOn: { at: number; as: number } | undefined;
 
   constructor(private readonly context: GraphRun) {
     const { run, graph, threads } = context;
@@ -217,36 +225,133 @@ export class Execution {
     let continuing = true;
     this.modes.runStarted(input ?? null, command as Values | undefined);
     const root = this.root;
+    // A graph of any shape: the entry of its runs that answers this request (a run started again
+    // after a restart goes on where its first attempt got).
+    const choice = this.graph.runs && !retried ? this.chooseEntry(command, input) : undefined;
+    if (choice && 'waitsFirst' in choice) await this.untilCancelled();
+    if (choice && 'goesOnAs' in choice) this.goesOn = { at: choice.unlessCancelledAt!, as: choice.goesOnAs! };
+    if (this.goesOn?.at === -1) await this.untilCancelledOrAwaited();
+    const refusal = choice && 'refusal' in choice ? new NodeError('Error', choice.refusal, false) : undefined;
+    if (choice && 'position' in choice && choice.position) root.position = choice.position;
     if (command) {
       if ((command.update != null || command.goto !== undefined) && !retried) {
         this.writeCommand(command);
         continuing = resumed;
       }
     } else if (input != null && !retried) {
-      this.writeInput(input);
+      this.writeInput(input, choice && 'position' in choice ? choice : undefined, refusal);
       continuing = false;
     }
+    if (refusal) throw refusal;
     // A run that applied no input of its own streams the state it goes on from first.
     if (continuing && root.head) this.modes.startedFrom(root.values, root.head);
     let first = true;
     const compiled = this.graph.breakpointsOf();
     while (root.head && root.head.next.length > 0) {
+      // LangGraph's loop counts its steps before it prepares the next (or stops at a breakpoint).
+      this.checkRecursionLimit();
+      if (this.goesOn && root.position?.step === this.goesOn.at) await this.untilCancelledOrAwaited();
+      // The run's entry ends here with nodes left (it stopped at a breakpoint, or was cancelled): so does the run.
+      const entry = this.graph.runs?.entryAt(root.position);
+      if (entry && this.graph.runs!.isPastSteps(root.position!) && (entry.next !== undefined || entry.untilCancelled)) {
+        if (entry.untilCancelled) await this.untilCancelled();
+        this.breakpoint();
+      }
       const nodes = root.head.next;
       const stopsBefore = nodes.some((node) => matches(this.interruptBefore, node, this.graph) || compiled.before.includes(node));
       if (!(first && continuing) && stopsBefore) this.breakpoint();
-      // LangGraph's loop takes at most recursion_limit + 1 steps per run (`__start__` counts).
-      if (this.stepsTaken > this.recursionLimit)
-        throw new NodeError(
-          'GraphRecursionError',
-          `Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langgraph/GRAPH_RECURSION_LIMIT/\n`,
-          false,
-        );
       await this.superstep(root, nodes);
       first = false;
       this.stepsTaken++;
       // As in LangGraph, a node in interrupt_after stops the run after it, even as the last one.
       if (nodes.some((node) => matches(this.interruptAfter, node, this.graph) || compiled.after.includes(node))) this.breakpoint();
     }
+    if (this.graph.runs?.entryAt(root.position)?.untilCancelled) await this.untilCancelled();
+    // LangGraph's loop counts its steps before it looks for tasks: a run whose last step reached the limit fails all the same.
+    this.checkRecursionLimit();
+  }
+
+  /** LangGraph's loop takes at most recursion_limit + 1 steps per run (`__start__` counts); the next one fails the run. */
+  private checkRecursionLimit(): void {
+    if (this.stepsTaken > this.recursionLimit)
+      throw new NodeError(
+        'GraphRecursionError',
+        `Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langgraph/GRAPH_RECURSION_LIMIT/\n`,
+        false,
+      );
+  }
+
+  /**
+   * The entry of a graph's runs that answers this run (run-scripts.ts): from where the thread
+   * stands, by everything the run was asked. A run with input starts its entry; a resume, `input:
+   * null` or a command takes the entry that goes on from there, or goes on in the one it stands
+   * in. `waitsFirst`: the entry's run was cancelled before it wrote anything.
+   */
+  private chooseEntry(
+    command: RunCommand | undefined,
+    input: Values | null | undefined,
+  ):
+    | { position?: ScriptPosition; cursor?: number; unlessCancelledAt?: number; goesOnAs?: number }
+    | { refusal: string }
+    | { waitsFirst: true } {
+    const scripts = this.graph.runs!;
+    const root = this.root;
+    const kind = command ? 'command' : input != null ? 'input' : 'go-on';
+    // Nothing to go on from: the run does nothing, as LangGraph's does.
+    if (kind !== 'input' && !root.head) return {};
+    const { kwargs } = this.run;
+    const assistant = this.graph.assistant;
+    const applied = input != null ? root.channels.apply(root.values, root.channels.ofState(input)) : root.values;
+    const from = root.head?.script;
+    const choice = scripts.choose(
+      {
+        kind,
+        input: input ?? undefined,
+        text: lastHumanText(applied),
+        command: command as Values | undefined,
+        config: configFromDefaults(kwargs.config as Values, assistant.config),
+        context: contextFromDefaults(kwargs.context, assistant.context),
+        interruptBefore: kwargs.interrupt_before as string[] | '*' | undefined,
+        interruptAfter: kwargs.interrupt_after as string[] | '*' | undefined,
+        multitaskStrategy: this.run.multitask_strategy ?? 'reject',
+        stateless: kwargs.stateless === true,
+      },
+      from,
+      this.context.runs.replyCursor(this.threadId),
+      this.context.log.awaitedNow,
+    );
+    if ('refusal' in choice) return choice;
+    if (choice.inPlace) return {};
+    const entry = scripts.scripts[choice.index]!;
+    if (entry.untilCancelled && entry.steps.length === 0 && entry.next === undefined && choice.goesOnAs === undefined)
+      return { waitsFirst: true };
+    // A run that may go on as another hold starts as that one when it has nothing to write before the cut.
+    const run = choice.unlessCancelledAt === -1 ? choice.goesOnAs! : choice.index;
+    return {
+      position: { run, step: 0, ...(from?.resumes ? { resumes: from.resumes } : {}) },
+      cursor: choice.nextCursor,
+      ...(choice.goesOnAs === undefined ? {} : { unlessCancelledAt: choice.unlessCancelledAt!, goesOnAs: choice.goesOnAs }),
+    };
+  }
+
+  /**
+   * Waits where a hold of this request was cancelled, until the run is cancelled too, or a client
+   * waits for it (or queues a run behind it): then it goes on as the hold that went on.
+   */
+  private async untilCancelledOrAwaited(): Promise<void> {
+    const goesOn = this.goesOn!;
+    this.goesOn = undefined;
+    this.flushIndex();
+    await Promise.race([pause(Number.POSITIVE_INFINITY, this.context.signal), this.context.log.whenAwaited()]);
+    this.assertLive();
+    // Not cancelled: from here the run is the hold that went on (its steps so far were the same).
+    if (this.root.position) this.root.position = { ...this.root.position, run: goesOn.as };
+  }
+
+  /** Waits until the run is cancelled: its recording was cancelled here. */
+  private untilCancelled(): Promise<never> {
+    this.flushIndex();
+    return pause(Number.POSITIVE_INFINITY, this.context.signal) as Promise<never>;
   }
 
   /** The run stops at a breakpoint: the thread waits there, with no interrupt. */
@@ -263,19 +368,27 @@ export class Execution {
     throw new TaskInterruptFrom([]);
   }
 
-  /** The input checkpoint (the state before the input) and the `__start__` step that applies it. */
-  private writeInput(input: Values): void {
+  /**
+   * The input checkpoint (the state before the input) and the `__start__` step that applies it,
+   * going on with the entry chosen for it; a run no entry answers stops after its input checkpoint.
+   */
+  private writeInput(
+    input: Values,
+    chosen: { position?: ScriptPosition; cursor?: number } | undefined,
+    refusal: NodeError | undefined,
+  ): void {
     const root = this.root;
     const step = root.head ? stepOf(root.head) + 1 : -1;
     this.commitIn(root, { values: root.values, next: [START], tasks: [pendingTask(START)], metadata: root.metadataOf('input', step) });
     this.stepsTaken = 1;
+    if (refusal) return;
     const values = root.channels.apply(root.values, root.channels.ofState(input));
     if (this.graph.isReactAgent) {
       this.writeStart(root, input, reactNextAfter(START, values), undefined);
       return;
     }
-    const chosen = this.chooseScript(input);
-    this.writeStart(root, input, this.graph.runs!.nodesAt(chosen.position), chosen.position, chosen.cursor);
+    const position = chosen?.position;
+    this.writeStart(root, input, position ? this.graph.runs!.nodesAt(position) : [], position, chosen?.cursor);
   }
 
   /**
@@ -306,23 +419,6 @@ export class Execution {
   }
 
   /**
-   * The entry of `runs` a run with this input follows (a graph of any shape): the first at or after
-   * the thread's cursor that matches. None matching fails the run.
-   */
-  private chooseScript(input: Values): { position: ScriptPosition; cursor: number } {
-    const scripts = this.graph.runs!;
-    const text = lastHumanText(this.root.channels.apply(this.root.values, this.root.channels.ofState(input)));
-    const chosen = scripts.choose(this.context.runs.replyCursor(this.threadId), { text, json: JSON.stringify(input) });
-    if (!chosen)
-      throw new NodeError(
-        'Error',
-        `No scripted run of graph "${this.graph.id}" matches the input ${JSON.stringify(text === '' ? input : text)}`,
-        false,
-      );
-    return { position: { run: chosen.index, step: 0 }, cursor: chosen.nextCursor };
-  }
-
-  /**
    * A command's `update` and `goto`, as LangGraph takes a Command for input: one `input` checkpoint
    * with the update applied, whose `next` is the nodes `goto` names (else what the thread had
    * next); the graph goes on from there.
@@ -344,13 +440,21 @@ export class Execution {
             .flat()
             .map((target) => (typeof target === 'string' ? target : target.node))
             .filter((node) => this.graph.shape.has(node));
-    this.commitIn(root, {
-      values,
-      next,
-      tasks: next.map((node) => this.pendingTaskOf(root, node)),
-      metadata: root.metadataOf('input', root.head ? stepOf(root.head) + 1 : -1),
-      script: root.position,
-    });
+    this.commitIn(
+      root,
+      {
+        values,
+        next,
+        tasks: next.map((node) => this.pendingTaskOf(root, node)),
+        metadata: root.metadataOf('input', root.head ? stepOf(root.head) + 1 : -1),
+        script: root.position,
+      },
+      undefined,
+      false,
+    );
+    // LangGraph streams the state the command made before its checkpoint, whatever runs after it.
+    this.modes.commandApplied(values, root.head!);
+    this.context.log.checkpointStreamed(root.head!.checkpoint_id);
   }
 
   /** Runs the superstep of `nodes` at the frame's head, and commits its checkpoint. */
@@ -361,7 +465,9 @@ export class Execution {
     if (missing !== undefined)
       throw new NodeError(
         'Error',
-        `No scripted step of graph "${this.graph.id}" runs node "${missing}" here (the script has no step for it at this point of the run)`,
+        frame.position && this.graph.runs?.isPastSteps(frame.position)
+          ? `The steps of runs[${frame.position.run}] of graph "${this.graph.id}" end before node "${missing}", where the graph goes on (add a step for it, or stop the run there with next)`
+          : `No scripted step of graph "${this.graph.id}" runs node "${missing}" here (the script has no step for it at this point of the run)`,
         false,
       );
     const tasks = plans as TaskPlan[];
@@ -470,10 +576,15 @@ export class Execution {
     const steps = plan.subgraph!;
     const channels = this.graph.channelsOf(plan.node);
     const latest = this.context.subgraphCheckpoints.latest(this.threadId, ns.join('|'));
-    const frame = this.subgraphFrame(call, ns, steps, channels, latest);
+    // The checkpoints it runs under: the root's, and each enclosing subgraph's, by namespace.
+    const parents =
+      parent.ns.length === 0
+        ? { '': this.root.head!.checkpoint_id }
+        : { ...parent.parents, [parent.ns.join('|')]: parent.head!.checkpoint_id };
+    const frame = this.subgraphFrame(call, ns, steps, channels, latest, parents);
     const subgraphRunId = newId();
     const input = channels.ofState(parent.values);
-    this.modes.subgraphStarted(call, subgraphRunId, parent.values, { '': this.root.head!.checkpoint_id });
+    this.modes.subgraphStarted(call, subgraphRunId, parent.values, parents);
     this.modes.subgraphLifecycle(ns, 'started');
     try {
       // A subgraph that stopped (an interrupt, a breakpoint) goes on from its checkpoint, which it streams first.
@@ -617,16 +728,16 @@ export class Execution {
 
   /**
    * Commits a checkpoint in a frame and makes it the frame's head. An input checkpoint is streamed
-   * here; a step's is streamed with its state by the caller (stateWritten), and the log told where
-   * it ends.
+   * here, unless the caller streams it (`streamInput` false: a command's, after its state); a
+   * step's is streamed with its state by the caller (stateWritten), and the log told where it ends.
    */
-  private commitIn(frame: Frame, planned: PlannedCheckpoint, alsoWrite?: () => void): void {
+  private commitIn(frame: Frame, planned: PlannedCheckpoint, alsoWrite?: () => void, streamInput = true): void {
     this.assertLive();
     const written = frame.commit(planned, alsoWrite);
     frame.head = written;
     frame.values = planned.values;
     if (planned.script) frame.position = planned.script;
-    if (planned.metadata.source !== 'input') return;
+    if (planned.metadata.source !== 'input' || !streamInput) return;
     this.modes.checkpointWritten(frame.ns, written);
     this.context.log.checkpointStreamed(written.checkpoint_id);
   }
@@ -637,6 +748,7 @@ export class Execution {
     const graph = this.graph;
     return {
       ns: [],
+      parents: {},
       channels: graph.channels,
       head,
       values: head ? { ...graph.defaults, ...head.values } : { ...graph.defaults },
@@ -650,7 +762,11 @@ export class Execution {
         if (graph.isReactAgent)
           return { next: [...new Set(plans.flatMap((plan) => reactNextAfter(plan.node, values)))], position: undefined };
         const position = this.position ? { run: this.position.run, step: this.position.step + 1 } : undefined;
-        return { next: position ? graph.runs!.nodesAt(position) : [], position };
+        if (!position) return { next: [], position };
+        // Past its entry's steps the run goes where its entry says it stopped, else where the routers send it.
+        const ended = graph.runs!.isPastSteps(position) && graph.runs!.entryAt(position)!.next === undefined;
+        const nodes = plans.map((plan) => plan.node);
+        return { next: ended ? graph.nextAfterSteps(nodes, values) : graph.runs!.nodesAt(position), position };
       },
       routesAfter: (node) => graph.shape.routesAfter(node),
       isSubgraph: (node) => graph.shape.subgraphs.has(node),
@@ -705,15 +821,15 @@ export class Execution {
     steps: readonly StepPlan[],
     channels: Channels,
     head: CheckpointRow | undefined,
+    parents: Record<string, string>,
   ): Frame {
     const store = this.context.subgraphCheckpoints;
     const execution = this;
     const namespace = ns.join('|');
-    // A subgraph's checkpoints name the root checkpoint they run under (a subgraph runs only once the root has one).
-    const parents = { '': this.root.head!.checkpoint_id };
     const position = (step: number): ScriptPosition => ({ run: 0, step });
     return {
       ns,
+      parents,
       channels,
       head,
       values: head ? { ...channels.defaults(), ...head.values } : channels.defaults(),
@@ -875,10 +991,13 @@ const matches = (nodes: readonly string[] | '*', node: string, graph: ScriptedGr
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    // An endless pause (a run waiting to be cancelled) sets no timer.
+    const timer = Number.isFinite(ms)
+      ? setTimeout(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms)
+      : undefined;
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal.reason);

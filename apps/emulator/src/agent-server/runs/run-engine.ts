@@ -188,6 +188,8 @@ export class RunEngine {
           webhook: body.webhook,
           feedback_keys: body.feedback_keys?.length ? body.feedback_keys : undefined,
           temporary: stateless && (body.on_completion ?? 'delete') === 'delete',
+          // The engine's own: a recorded run is told apart by it (left out of the run as the API shows it).
+          stateless: stateless || undefined,
           subgraphs: body.stream_subgraphs ?? false,
           resumable: body.stream_resumable ?? false,
           // Only when asked for, as LangGraph's servers keep it in the run's config.
@@ -198,6 +200,8 @@ export class RunEngine {
         outcome: null,
       };
       runs.insert(row);
+      // A run queued behind the one in flight: that one is not cancelled by it.
+      if (strategy === 'enqueue') for (const other of inFlight) this.events.open(other.run_id).markAwaited();
       if (strategy === 'interrupt' || strategy === 'rollback')
         this.cancelRuns(
           inFlight.map((other) => other.run_id),

@@ -22,6 +22,8 @@ export class RunEventLog {
   private outcome: RunWaitResult | undefined;
   /** Where each checkpoint the run wrote ends in the log: the place of the first event after its own. */
   private readonly checkpointEnds = new Map<string, number>();
+  /** Resolved once someone waits for the run's end (a wait, a join, a stream) or a run is queued behind it. */
+  private awaited: { promise: Promise<void>; resolve: () => void } | undefined;
 
   publish(event: string, data: unknown): void {
     const published = { id: this.events.length, event, data };
@@ -48,6 +50,32 @@ export class RunEventLog {
     this.endListeners.clear();
   }
 
+  /**
+   * Resolves once a client waits for the run to end (a wait, a join, a stream of it) or another run
+   * is queued behind it: what tells a replay that the run was not cancelled where a recording
+   * holds it both ways.
+   */
+  whenAwaited(): Promise<void> {
+    if (!this.awaited) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.awaited = { promise, resolve };
+      if (this.endListeners.size > 0) resolve();
+    }
+    return this.awaited.promise;
+  }
+
+  /** Whether a client waits for the run already (its creator waits for it, or streams it). */
+  get awaitedNow(): boolean {
+    return this.endListeners.size > 0;
+  }
+
+  /** Another run waits its turn behind this one. */
+  markAwaited(): void {
+    void this.whenAwaited();
+    this.awaited!.resolve();
+  }
+
   /** Whether a stream reads the run's events as they come. */
   get followed(): boolean {
     return this.listeners.size > 0;
@@ -65,6 +93,7 @@ export class RunEventLog {
     }
     if (onEvent) this.listeners.add(onEvent);
     this.endListeners.add(onEnd);
+    this.awaited?.resolve();
     return () => {
       if (onEvent) this.listeners.delete(onEvent);
       this.endListeners.delete(onEnd);

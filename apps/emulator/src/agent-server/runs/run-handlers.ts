@@ -9,6 +9,7 @@ import type { AgentServerHandlers } from '../handler-map.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { RunEngine } from './run-engine.js';
 import type { RunRow, RunStore } from './run-store.js';
+import { shownKwargs } from './run-store.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -156,7 +157,7 @@ function shown(run: RunRow, withCancelReason = true): Run {
     assistant_id: run.assistant_id,
     metadata: run.metadata,
     status: run.status,
-    kwargs: run.kwargs,
+    kwargs: shownKwargs(run.kwargs),
     multitask_strategy: run.multitask_strategy,
     created_at: run.created_at,
     updated_at: run.updated_at,

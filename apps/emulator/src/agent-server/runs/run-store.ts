@@ -19,6 +19,13 @@ type RawRun = Omit<RunRow, 'metadata' | 'kwargs' | 'outcome' | 'cancel_reason'> 
   cancel_reason: string | null;
 };
 
+/** A run's kwargs as the API shows them: without what only the engine keeps (whether it is stateless). */
+export function shownKwargs(kwargs: Run['kwargs']): Run['kwargs'] {
+  if (!Object.hasOwn(kwargs, 'stateless')) return kwargs;
+  const { stateless: _stateless, ...shown } = kwargs;
+  return shown;
+}
+
 /** The statuses of a run that has not ended. */
 export const IN_FLIGHT: readonly RunStatus[] = ['pending', 'running'];
 

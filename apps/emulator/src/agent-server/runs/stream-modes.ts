@@ -141,7 +141,7 @@ export class StreamModes {
   /** The run begins with its input, or with the command it was given (as LangGraph serialises a Command). */
   runStarted(input: unknown, command: Values | undefined): void {
     if (!this.events) return;
-    const given = command ? { lg_name: 'Command', ...command, goto: command.goto ?? [] } : input;
+    const given = command ? { lg_name: 'Command', ...command, goto: command.goto === undefined ? [] : [command.goto].flat() } : input;
     this.publishEvent('on_chain_start', 'LangGraph', [...this.context.tags], this.context.runId, this.graphMetadata(), { input: given });
   }
 
@@ -363,6 +363,13 @@ export class StreamModes {
     this.checkpointWritten(ns, head, true);
     if (this.values) this.publishIn('values', ns, values);
     this.completeMessages(ns, values);
+  }
+
+  /** A command's update (or goto) was applied before the graph goes on: the state it made, then its checkpoint. */
+  commandApplied(values: Values, checkpoint: WrittenCheckpoint): void {
+    if (this.values) this.publishIn('values', [], values);
+    this.completeMessages([], values);
+    this.checkpointWritten([], checkpoint);
   }
 
   /**

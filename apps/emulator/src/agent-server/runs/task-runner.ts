@@ -11,11 +11,10 @@
 import { newId, newRunId } from '../../shared/ids.js';
 import type { MessagePlan, TaskPlan } from '../graphs/graph-types.js';
 import { pendingToolCalls } from '../graphs/react-agent.js';
-import { lastHumanText } from '../graphs/replies.js';
 import type { ScriptedGraph, Streaming } from '../graphs/scripted-graph.js';
 import { errorOf } from '../graphs/task-plan.js';
 import type { TemplateContext } from '../graphs/templates.js';
-import { renderText, renderValue } from '../graphs/templates.js';
+import { lastHumanText, renderText, renderValue } from '../graphs/templates.js';
 import type { NodeCall, StreamModes } from './stream-modes.js';
 
 type Values = Record<string, unknown>;
@@ -92,7 +91,7 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
   const addMessages = (messages: Values[]) => {
     written.messages = [...((written.messages as Values[] | undefined) ?? []), ...messages];
   };
-  const template: TemplateContext = { input: lastHumanText(state) };
+  const template: TemplateContext = { input: lastHumanText(state), state };
   // The items the node reads come first, so that every template of the node can read them.
   if (plan.store?.get.length) {
     template.store = {};
@@ -132,7 +131,7 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
     subgraphOutput = ran.output;
   }
   if (plan.tools) {
-    const answers = answerToolCalls(plan, context);
+    const answers = answerToolCalls(plan, context, template);
     made.push(...answers);
     addMessages(answers);
   }
@@ -150,8 +149,10 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
   }
   if (plan.error) throw new NodeError(plan.error.name, renderText(plan.error.message, template));
   // LangGraph's stream handler names a message before the node's writes are kept; the reducer, after.
-  const named = modes.namesNodeMessages;
-  nameMessages(made, call, modes);
+  // A task of the graph itself resumed after an interrupt returns its messages unnamed by the
+  // stream handler (LangGraph JS's resumed root task does): the reducer gives them a UUID.
+  const named = modes.namesNodeMessages && !(call.ns.length === 0 && context.resumes.length > 0);
+  nameMessages(made, call, named);
   const recorded = plan.goto && Object.keys(written).length === 0 ? null : named ? { ...written } : withoutMadeIds(written, made);
   // Messages a node returns whole (not a model's, which streamed in chunks) are streamed as it ends.
   const whole = made.filter((message) => typeof message.type === 'string' || typeof message.role === 'string');
@@ -235,7 +236,7 @@ async function replyCall(context: TaskContext): Promise<{ message: Values; updat
   if (entry.interrupt !== undefined && !resumed) throw new TaskInterrupt(entry.interrupt);
   const message = aiMessage(
     modelRunId,
-    renderText(entry.text ?? '', { input, resume }),
+    renderText(entry.text ?? '', { input, resume, state }),
     (entry.tool_calls ?? []).map((toolCall) => ({ ...toolCall })),
   );
   await streamReply(message, undefined, graph.streaming, context);
@@ -316,18 +317,18 @@ export function chunksOf(text: string, chunk: 'word' | 'char' | 'whole'): string
  * The ToolMessages answering the tool calls of the state's last AI message, as LangChain writes
  * them; run as tools (with their events), unless the node answers them as a plain function.
  */
-function answerToolCalls(plan: TaskPlan, context: TaskContext): Values[] {
+function answerToolCalls(plan: TaskPlan, context: TaskContext, template: TemplateContext): Values[] {
   const calls = pendingToolCalls(context.state);
   return calls.map((toolCall, index) => {
-    const template =
+    const answer =
       plan.tools && 'inOrder' in plan.tools
         ? (plan.tools.inOrder[index] ?? 'ok')
         : Object.hasOwn((plan.tools as { byName: Record<string, string> }).byName, toolCall.name)
           ? (plan.tools as { byName: Record<string, string> }).byName[toolCall.name]!
           : 'ok';
-    const answer: Values = {
+    const message: Values = {
       type: 'tool',
-      content: renderText(template, { args: toolCall.args as Values }),
+      content: renderText(answer, { ...template, args: toolCall.args as Values }),
       tool_call_id: toolCall.id,
       name: toolCall.name,
       status: 'success',
@@ -342,17 +343,17 @@ function answerToolCalls(plan: TaskPlan, context: TaskContext): Values[] {
       context.modes.toolCalled(
         context.call,
         toolCall,
-        named ? { ...answer, id: toolMessageName(context.call, toolCall.id!) } : { ...answer },
+        named ? { ...message, id: toolMessageName(context.call, toolCall.id!) } : { ...message },
       );
-    return answer;
+    return message;
   });
 }
 
-/** Gives the messages a node made without an ID theirs: the stream handler's name while a messages mode streams, else a UUID. */
-function nameMessages(made: Values[], call: NodeCall, modes: StreamModes): void {
+/** Gives the messages a node made without an ID theirs: the stream handler's name (`named`: while a messages mode streams), else a UUID. */
+function nameMessages(made: Values[], call: NodeCall, named: boolean): void {
   for (const message of made) {
     if (message.id !== undefined) continue;
-    if (!modes.namesNodeMessages) message.id = newId();
+    if (!named) message.id = newId();
     else if (message.type === 'tool' && typeof message.tool_call_id === 'string') message.id = toolMessageName(call, message.tool_call_id);
     else message.id = `run-${call.runId}`;
   }

@@ -4,6 +4,7 @@
 import type { Run } from '@agentplane/agent-server';
 import type { RunOutcome } from './graph-runner.js';
 import type { RunRow } from './run-store.js';
+import { shownKwargs } from './run-store.js';
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
 
@@ -12,6 +13,7 @@ export function webhookPayload(run: RunRow, outcome: RunOutcome, startedAt: stri
   const { attempt: _attempt, outcome: _answer, ...shown }: RunRow = run;
   const body: Run & Record<string, unknown> = {
     ...shown,
+    kwargs: shownKwargs(run.kwargs),
     status: outcome.status,
     run_started_at: startedAt,
     run_ended_at: endedAt,
