@@ -12,6 +12,9 @@ import type { GraphDefinition } from './agent-server/graphs/graph-types.js';
 import { GraphRegistry } from './agent-server/graphs/scripted-graph.js';
 import type { AgentServerPrincipal } from './agent-server/handler-map.js';
 import { agentServerHandlers } from './agent-server/handlers.js';
+import { ProtocolEventStore } from './agent-server/protocol/protocol-event-store.js';
+import type { ThreadProtocol } from './agent-server/protocol/thread-protocol.js';
+import { createThreadProtocol } from './agent-server/protocol/thread-protocol.js';
 import { RunEngine } from './agent-server/runs/run-engine.js';
 import { RunStore } from './agent-server/runs/run-store.js';
 import { ItemStore } from './agent-server/store-items/item-store.js';
@@ -220,6 +223,8 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     const assistants = new AssistantStore(db, commits, graphRegistry);
     const items = new ItemStore(db, commits, { now: options.now });
     const crons = new CronStore(db, commits);
+    // The protocol tells the engine's runs as its events; the engine is made first, so it asks through this.
+    let protocol: ThreadProtocol | undefined;
     const engine = new RunEngine({
       threads,
       subgraphCheckpoints,
@@ -232,6 +237,17 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
       onNotice: options.onNotice ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`)),
       keepResumableEventsMs: options.streams?.keepResumableMs,
       timeScale: options.timeScale,
+      observe: (run) => protocol?.observe(run),
+    });
+    protocol = createThreadProtocol({
+      threads,
+      subgraphCheckpoints,
+      runs,
+      engine,
+      store: new ProtocolEventStore(db, commits),
+      contract: agentServerContract,
+      now: options.now ?? Date.now,
+      onError,
     });
     // Each graph's default assistant, and none (nor its runs) of a graph no longer served (decision E19).
     commits.transaction(() => {
@@ -250,7 +266,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
       contract: agentServerContract,
       handlers: runtimeHandlers(
         agentServerHandlers(
-          { threads, subgraphCheckpoints, assistants, graphs: graphRegistry, runs, engine, items, crons, scheduler },
+          { threads, subgraphCheckpoints, assistants, graphs: graphRegistry, runs, engine, items, crons, scheduler, protocol },
           { now: options.now, heartbeatMs: options.streams?.heartbeatMs },
         ),
       ),

@@ -34,6 +34,7 @@ import { pendingTask } from '../threads/supersteps.js';
 import type { CheckpointRow, ThreadStore } from '../threads/thread-store.js';
 import { platformMetadata } from './platform-metadata.js';
 import type { RunEventLog } from './run-events.js';
+import type { RunObserver } from './run-observer.js';
 import type { RunRow, RunStore } from './run-store.js';
 import type { NodeCall } from './stream-modes.js';
 import { namespaceOf, StreamModes, taskMetadata } from './stream-modes.js';
@@ -59,6 +60,8 @@ export interface GraphRun {
   timeScale: number;
   /** The store, for steps that read or write it. */
   store: TaskStore;
+  /** Told everything the run does, whatever it streams (the protocol's events). */
+  observer?: RunObserver | undefined;
 }
 
 /** The run stops here: the thread waits at an interrupt or a breakpoint. */
@@ -164,22 +167,27 @@ export class Execution {
     this.interruptBefore = (run.kwargs.interrupt_before as string[] | '*' | undefined) ?? [];
     this.interruptAfter = (run.kwargs.interrupt_after as string[] | '*' | undefined) ?? [];
     this.recursionLimit = typeof config.recursion_limit === 'number' ? config.recursion_limit : DEFAULT_RECURSION_LIMIT;
-    this.modes = new StreamModes(context.log, (run.kwargs.stream_mode as string[] | undefined) ?? ['values'], {
-      runId: run.run_id,
-      threadId: run.thread_id,
-      attempt: run.attempt,
-      // The graph's callbacks know the run's graph and assistant, on a stateless run too.
-      metadata: {
-        ...((config.metadata as Values | undefined) ?? {}),
-        graph_id: configurable.graph_id,
-        assistant_id: configurable.assistant_id,
+    this.modes = new StreamModes(
+      context.log,
+      (run.kwargs.stream_mode as string[] | undefined) ?? ['values'],
+      {
+        runId: run.run_id,
+        threadId: run.thread_id,
+        attempt: run.attempt,
+        // The graph's callbacks know the run's graph and assistant, on a stateless run too.
+        metadata: {
+          ...((config.metadata as Values | undefined) ?? {}),
+          graph_id: configurable.graph_id,
+          assistant_id: configurable.assistant_id,
+        },
+        temporary: run.kwargs.temporary === true,
+        subgraphs: run.kwargs.subgraphs === true,
+        configurable: Object.fromEntries(Object.entries(configurable).filter(([key]) => !key.startsWith('__'))),
+        recursionLimit: this.recursionLimit,
+        tags: Array.isArray(config.tags) ? (config.tags as string[]) : [],
       },
-      temporary: run.kwargs.temporary === true,
-      subgraphs: run.kwargs.subgraphs === true,
-      configurable: Object.fromEntries(Object.entries(configurable).filter(([key]) => !key.startsWith('__'))),
-      recursionLimit: this.recursionLimit,
-      tags: Array.isArray(config.tags) ? (config.tags as string[]) : [],
-    });
+      context.observer,
+    );
   }
 
   private wroteCheckpoints(): boolean {
@@ -478,12 +486,21 @@ export class Execution {
     return { written: parent.channels.ofState(frame.values), output: frame.values };
   }
 
-  /** The resume values of each task waiting at the head: those kept with it, and the run's. */
+  /**
+   * The resume values of each task waiting at the head: those kept with it, and the run's. A
+   * resume that maps interrupt IDs to values (LangGraph's `Command(resume={id: value})`) gives each
+   * task the value of its interrupt, and none to a task it does not name, which waits again.
+   */
   private resumesOf(head: CheckpointRow): Map<string, unknown[]> {
     const resumes = new Map<string, unknown[]>();
     if (!this.resume) return resumes;
-    for (const task of head.tasks)
-      if (task.interrupts?.length) resumes.set(task.id, [...(head.script?.resumes?.[task.id] ?? []), this.resume.value]);
+    const byId = resumeById(this.resume.value, head.tasks);
+    for (const task of head.tasks) {
+      const waitingAt = task.interrupts?.at(-1)?.id;
+      if (waitingAt === undefined) continue;
+      if (byId && !Object.hasOwn(byId, waitingAt)) continue;
+      resumes.set(task.id, [...(head.script?.resumes?.[task.id] ?? []), byId ? byId[waitingAt] : this.resume.value]);
+    }
     return resumes;
   }
 
@@ -499,7 +516,14 @@ export class Execution {
     resumes: Map<string, unknown[]>,
   ): never {
     const head = frame.head!;
-    const interrupts = new Map(interrupted.map(({ i, interrupts: raised }) => [calls[i]!.node, raised]));
+    // A task no resume answered waits at the interrupt it waited at, under the same ID.
+    const waited = new Map(head.tasks.map((task) => [task.id, task.interrupts ?? []]));
+    const interrupts = new Map(
+      interrupted.map(({ i, interrupts: raised }) => {
+        const before = waited.get(calls[i]!.taskId) ?? [];
+        return [calls[i]!.node, !resumes.has(calls[i]!.taskId) && before.length > 0 ? before : raised];
+      }),
+    );
     const all = [...interrupts.values()].flat();
     this.assertLive();
     this.context.threads.transaction(() => {
@@ -520,7 +544,7 @@ export class Execution {
     // A task that stopped at an interrupt ends with it; one whose subgraph stopped at a breakpoint has not ended.
     for (const { i } of interrupted) {
       const raised = interrupts.get(calls[i]!.node)!;
-      if (raised.length > 0) this.modes.taskFinished(calls[i]!, {}, raised, this.nowIso());
+      if (raised.length > 0) this.modes.taskStopped(calls[i]!, raised, this.nowIso());
     }
     throw new TaskInterruptFrom(all);
   }
@@ -541,7 +565,7 @@ export class Execution {
       );
     }
     // Streamed as LangGraph does: the task ends with no writes, then the run's error event.
-    this.modes.taskFinished(call, {}, [], this.nowIso());
+    this.modes.taskStopped(call, [], this.nowIso());
   }
 
   /** Where a node runs in a frame: the step after the head, and the head's task for it. */
@@ -744,6 +768,17 @@ export class Execution {
   private assertLive(): void {
     if (this.context.signal.aborted) throw this.context.signal.reason ?? new Error('cancelled');
   }
+}
+
+/**
+ * A resume value that maps the IDs of interrupts the head's tasks wait at to their answers: that
+ * map; undefined for any other value (every waiting task gets it whole).
+ */
+function resumeById(value: unknown, tasks: readonly ThreadTask[]): Record<string, unknown> | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  const waiting = new Set(tasks.flatMap((task) => (task.interrupts ?? []).map((interrupt) => interrupt.id)));
+  return keys.length > 0 && keys.every((key) => waiting.has(key)) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** Tasks interrupted below the root pause the task of their subgraph node too: raised out of its subgraph as its own interrupt. */
