@@ -859,8 +859,11 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
         params: { path: { thread_id: threadId } },
         body: { id: 1, method: 'run.start', params: { assistant_id: 'agent', input: ask('hello') } },
       });
-      const runId = (started as { result: { run_id: string } }).result.run_id;
-      await agent().GET('/threads/{thread_id}/runs/{run_id}/join', { ...agentWithKey(), params: { path: { thread_id: threadId, run_id: runId } } });
+      const runId = (started as unknown as { result: { run_id: string } }).result.run_id;
+      await agent().GET('/threads/{thread_id}/runs/{run_id}/join', {
+        ...agentWithKey(),
+        params: { path: { thread_id: threadId, run_id: runId } },
+      });
       const { response, data } = await agent().POST('/threads/{thread_id}/stream/events', {
         ...agentWithKey(),
         ...asStream,
@@ -870,7 +873,7 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
       // A thread's event stream lasts as long as the thread: deleting it ends the stream.
       await agent().DELETE('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: threadId } } });
       expect(response.headers.get('content-type')).toBe('text/event-stream');
-      expect(await new Response(data as ReadableStream).text()).toMatch(/^event: lifecycle\ndata: /);
+      expect(await new Response(data as unknown as ReadableStream).text()).toMatch(/^event: lifecycle\ndata: /);
       return { response };
     },
     'streamThreadEvents 401': async () =>

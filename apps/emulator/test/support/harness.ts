@@ -244,4 +244,3 @@ export function socketHandshake(
     socket.once('error', (error) => reject(error));
   });
 }
-

@@ -1,7 +1,8 @@
 // The protocol over a thread's WebSocket (GET .../stream/events with an upgrade): every command of
 // the HTTP side (protocol-commands.ts), plus the connection's subscriptions. A subscription follows
-// the thread's events as a stream does (kept ones after its `since` first, then new ones); an
-// event several subscriptions of the connection select is sent once. A message that is not a
+// the thread's events as a stream does: it replays the kept ones it selects (after its `since`),
+// then the new ones come; a new event several subscriptions select is sent once (the client
+// hands it to each subscription that selects it). A message that is not a
 // command is answered with an error whose `id` is null (or the message's, when it has one), and
 // the connection stays open. When the thread is deleted the connection is closed, 4404.
 import type { ProtocolCommand, ProtocolSubscribeParams, ProtocolUnsubscribeParams } from '@agentplane/agent-server';
@@ -13,7 +14,7 @@ import type { ThreadEvents } from './thread-events.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
-/** A connection remembers which `seq`s it sent, so that two subscriptions never send one event twice; this many at most. */
+/** A connection remembers which new events it sent, so that two subscriptions never send one twice; this many at most. */
 const REMEMBERED_SEQS = 20_000;
 
 export interface ProtocolSocketOptions {
@@ -97,7 +98,7 @@ class SocketConnection implements SocketListener {
     const selects = selector(params);
     const since = params.since;
     const id = `sub-${this.nextSubscription++}`;
-    const replayed = events.store.after(threadId, since ?? 0).filter((event) => selects(event) && !this.sent.has(event.seq)).length;
+    const replayed = events.store.after(threadId, since ?? 0).filter(selects).length;
     this.reply({
       type: 'success',
       id: command.id,
@@ -108,8 +109,8 @@ class SocketConnection implements SocketListener {
       id,
       events.follow(threadId, since, {
         selects,
-        send: (event) => {
-          if (this.sent.has(event.seq)) return;
+        send: (event, replayed) => {
+          if (!replayed && this.sent.has(event.seq)) return;
           this.remember(event.seq);
           this.peer.send(event.json);
         },

@@ -23,7 +23,8 @@ export interface EventDraft {
 /** Who follows a thread's events: each it selects, and the thread's end (deleted). */
 export interface EventFollower {
   selects(event: KeptEvent): boolean;
-  send(event: KeptEvent): void;
+  /** An event it selects: a kept one it replays (`replayed`), or a new one as it is committed. */
+  send(event: KeptEvent, replayed: boolean): void;
   /** The thread was deleted: nothing more comes. */
   gone(): void;
 }
@@ -100,7 +101,7 @@ export class ThreadEvents {
     // Once what is written now is committed, the kept events are what a client may see.
     this.store.commits.afterCommit(() => {
       if (!set.has(following)) return;
-      for (const event of this.store.after(threadId, following.through)) this.sendTo(following, event);
+      for (const event of this.store.after(threadId, following.through)) this.sendTo(following, event, true);
       following.live = true;
     });
     return () => this.stop(threadId, following);
@@ -111,10 +112,10 @@ export class ThreadEvents {
     return this.followers.get(threadId)?.size ?? 0;
   }
 
-  private sendTo(following: Following, event: KeptEvent): void {
+  private sendTo(following: Following, event: KeptEvent, replayed: boolean): void {
     if (event.seq <= following.through) return;
     following.through = event.seq;
-    if (following.follower.selects(event)) following.follower.send(event);
+    if (following.follower.selects(event)) following.follower.send(event, replayed);
   }
 
   private deliver(committed: boolean): void {
@@ -123,7 +124,7 @@ export class ThreadEvents {
     // A commit that failed kept none of them: nobody hears of them (the next events take their seqs).
     if (!committed) return;
     for (const { threadId, event } of pending)
-      for (const following of this.followers.get(threadId) ?? []) if (following.live) this.sendTo(following, event);
+      for (const following of this.followers.get(threadId) ?? []) if (following.live) this.sendTo(following, event, false);
   }
 
   private stop(threadId: string, following: Following): void {
