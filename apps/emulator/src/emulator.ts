@@ -90,6 +90,12 @@ export interface EmulatorOptions {
     heartbeatMs?: number;
     /** How long an ended resumable run's events stay readable with Last-Event-ID (default 15 minutes). */
     keepResumableMs?: number;
+    /**
+     * How long a run a protocol command starts (`run.start`, `input.respond`, `state.fork`) waits
+     * before it executes, so that the streams its client opens on the answer see it from its first
+     * event (default 250 ms; decision E28).
+     */
+    protocolRunDelayMs?: number;
   };
 }
 
@@ -248,6 +254,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
       contract: agentServerContract,
       now: options.now ?? Date.now,
       onError,
+      runDelayMs: options.streams?.protocolRunDelayMs,
     });
     // Each graph's default assistant, and none (nor its runs) of a graph no longer served (decision E19).
     commits.transaction(() => {

@@ -19,6 +19,8 @@ import { CommitGroup } from '../src/store/commit-group.js';
 import { openDatabase } from '../src/store/database.js';
 import type { TestEmulator } from './support/harness.js';
 import { rawRequest, socketHandshake, startTestEmulator } from './support/harness.js';
+import { SDK_PROTOCOL_SCENARIOS } from './support/langgraph-protocol-scenarios.js';
+import { RUN_GRAPHS } from './support/langgraph-run-scenarios.js';
 
 const GRAPHS: Record<string, GraphDefinition> = {
   echo: { replies: [{ text: 'Echo: {{input}}' }] },
@@ -64,7 +66,7 @@ let client: ReturnType<typeof createAgentServerClient>;
 let sdk: Client;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator({ graphs: GRAPHS, streams: { heartbeatMs: 200 } });
+  emulator = await startTestEmulator({ graphs: GRAPHS, streams: { heartbeatMs: 200, protocolRunDelayMs: 0 } });
   client = createAgentServerClient({ baseUrl: emulator.agentServerUrl, retry: false });
   sdk = new Client({ apiUrl: emulator.agentServerUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
 });
@@ -561,4 +563,40 @@ describe('the end of a thread', () => {
     await start(threadId, 'echo', ask('again'));
     expect((await read(events(threadId), () => true))[0]!.seq).toBe(1);
   });
+});
+
+describe("the LangGraph SDK's client.threads.stream() (SDK 1.15)", () => {
+  // The same scenarios the differential test runs against the LangGraph JS server, which answers the same.
+  let sdkEmulator: TestEmulator;
+  beforeAll(async () => {
+    sdkEmulator = await startTestEmulator({ graphs: RUN_GRAPHS });
+  });
+  afterAll(() => sdkEmulator?.close());
+  afterEach(() => expect(sdkEmulator.errors).toEqual([]));
+  const run = (name: string) =>
+    SDK_PROTOCOL_SCENARIOS[name]!(new Client({ apiUrl: sdkEmulator.agentServerUrl, apiKey: null }), 'sdk', sdkEmulator.agentServerUrl);
+  const reply = {
+    texts: ['You said: hello there'],
+    output: [
+      { type: 'human', text: 'hello there' },
+      { type: 'ai', text: 'You said: hello there' },
+    ],
+    state: [
+      { type: 'human', text: 'hello there' },
+      { type: 'ai', text: 'You said: hello there' },
+    ],
+  };
+  const answered = {
+    shown: [{ payload: { question: 'Refund $20?' }, namespace: [] }],
+    state: [
+      { type: 'human', text: 'I want a refund' },
+      { type: 'ai', text: 'Refund sent (yes).' },
+    ],
+    runs: ['success', 'success'],
+  };
+  for (const transport of ['SSE', 'a WebSocket'])
+    it(`streams a reply and answers an interrupt over ${transport}`, async () => {
+      expect(await run(`threads.stream over ${transport}: a reply streamed`)).toEqual(reply);
+      expect(await run(`threads.stream over ${transport}: an interrupt answered`)).toEqual(answered);
+    });
 });

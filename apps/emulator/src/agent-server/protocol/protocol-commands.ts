@@ -41,6 +41,12 @@ export class CommandError extends Error {
 }
 
 export interface ProtocolParts {
+  /**
+   * How long a run a command starts waits before it executes (decision E28): the LangGraph SDK
+   * opens its streams once the command is answered, and a run that ended before they arrive is
+   * never shown by its ThreadStream.
+   */
+  runDelayMs: number;
   threads: ThreadStore;
   subgraphCheckpoints: SubgraphCheckpoints;
   runs: RunStore;
@@ -262,6 +268,7 @@ export class ProtocolCommands {
    * The thread joins the protocol with its run, so the run's events are told.
    */
   private createRun(threadId: string, method: string, body: Values, headers: Headers): RunRow {
+    if (this.parts.runDelayMs > 0) body.after_seconds = this.parts.runDelayMs / 1000;
     const issues = this.parts.contract.checkSchema('RunCreate', body, 'body', ['params']);
     if (issues)
       throw new CommandError(

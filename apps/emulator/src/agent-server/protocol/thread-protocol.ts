@@ -30,6 +30,8 @@ export interface ThreadProtocolParts {
   now: () => number;
   /** Where a fault of the emulator's own is reported (a WebSocket command that failed inside it). */
   onError: (message: string) => void;
+  /** How long a run a command starts waits before it executes (default 250 ms; decision E28). */
+  runDelayMs?: number;
 }
 
 export interface ThreadProtocolOptions {
@@ -46,10 +48,12 @@ export interface ThreadProtocol {
 }
 
 const HEARTBEAT_MS = 5_000;
+/** The wait before a run a command starts executes: time for the client's streams to arrive. */
+export const RUN_DELAY_MS = 250;
 
 export function createThreadProtocol(parts: ThreadProtocolParts): ThreadProtocol {
   const events = new ThreadEvents(parts.store, parts.engine.events, parts.now);
-  const commands = new ProtocolCommands({ ...parts, events });
+  const commands = new ProtocolCommands({ ...parts, events, runDelayMs: parts.runDelayMs ?? RUN_DELAY_MS });
   const socketOperation = parts.contract.operations.find((operation) => operation.operationId === 'connectThreadEvents')!;
 
   return {
