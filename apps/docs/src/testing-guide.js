@@ -36,6 +36,7 @@ export const TESTING_SECTIONS = [
       { lang: 'ts', contains: 'client.runs.wait(' },
       { lang: 'sh', contains: 'npx agentplane-emulator --config graphs.yaml --db :memory:' },
       { lang: 'ts', contains: 'createEmulator({' },
+      { lang: 'tsx', contains: "from '@langchain/react'" },
     ],
   },
   // The same, from an app's own repository: the install, the command, Vitest, Playwright, CI, pytest.
@@ -50,6 +51,8 @@ export const TESTING_SECTIONS = [
     ],
   },
   { heading: 'Runs', blocks: [] },
+  // What @langchain/react's useStream and threads.stream() speak (the react example links here).
+  { heading: 'The thread-centric protocol', blocks: [{ lang: 'ts', contains: 'client.threads.stream(' }] },
   // A UI on another origin needs the emulator's CORS (the useStream part links here).
   { heading: 'Calling from a browser', blocks: [] },
 ];

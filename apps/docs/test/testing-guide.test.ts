@@ -31,6 +31,7 @@ describe('the page', () => {
       'in-ci',
       'in-process-in-your-tests',
       'test-a-usestream-ui-against-the-emulator',
+      'test-a-langchainreact-ui-against-the-emulator',
       'vitest-an-emulator-per-test',
       'playwright-the-emulator-beside-your-ui',
       'github-actions',
@@ -193,6 +194,10 @@ describe('the examples, run as they stand', () => {
 
   it('the in-process test passes as written', async () => {
     await runExample(RUN_DIR, 'in-process', blocks(GUIDE, 'ts')[1] ?? '');
+  });
+
+  it('the protocol through the SDK’s threads.stream(), in process, passes as written', async () => {
+    await runExample(RUN_DIR, 'protocol', blocks('The thread-centric protocol', 'ts')[0] ?? '');
   });
 });
 

@@ -107,7 +107,14 @@ export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'close' | 'error' | 'message', listener: (event: any) => void): void;
+  addEventListener(type: 'open' | 'close' | 'error' | 'message', listener: (event: SocketEventLike) => void): void;
+}
+
+/** What the client reads of a WebSocket event: a message's data, a close's code and reason. */
+export interface SocketEventLike {
+  data?: unknown;
+  code?: number;
+  reason?: string;
 }
 export type WebSocketConstructor = new (url: string, protocols?: string | string[], options?: unknown) => WebSocketLike;
 
@@ -240,12 +247,12 @@ class SocketConnection implements ThreadSocket {
         this.attempts = 0;
         resolve();
       });
-      socket.addEventListener('message', (event: { data: unknown }) => this.receive(String(event.data)));
+      socket.addEventListener('message', (event) => this.receive(String(event.data)));
       socket.addEventListener('error', () => {
         if (!opened) reject(new Error(`The WebSocket of thread ${this.options.threadId} could not be opened.`));
       });
-      socket.addEventListener('close', (event: { code: number; reason: string }) => {
-        if (opened) void this.dropped(event.code, event.reason);
+      socket.addEventListener('close', (event) => {
+        if (opened) void this.dropped(event.code ?? 1006, event.reason ?? '');
       });
     });
   }
