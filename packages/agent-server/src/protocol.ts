@@ -112,11 +112,17 @@ export interface WebSocketLike {
 
 /** What the client reads of a WebSocket event: a message's data, a close's code and reason. */
 export interface SocketEventLike {
+  type?: string;
   data?: unknown;
   code?: number;
   reason?: string;
 }
-export type WebSocketConstructor = new (url: string, protocols?: string | string[], options?: unknown) => WebSocketLike;
+/** A WebSocket constructor: the standard one (two arguments), or one that also takes headers (the `ws` package's). */
+export type WebSocketConstructor = new (
+  url: string,
+  protocols?: string | string[],
+  options?: { headers?: Record<string, string> },
+) => WebSocketLike;
 
 export interface ConnectThreadOptions {
   /** The agent server's URL (`http(s)://`; the socket is `ws(s)://` on the same host). */
