@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@langchain/langgraph-sdk';
+import { Client as SdkClient } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
@@ -96,6 +97,19 @@ const CONVERSATIONS: Record<string, (client: Client) => Promise<unknown>> = {
     });
     return { last: answer.messages.at(-1).content, pruned: (await pruned.json()).pruned_count };
   },
+  // The thread-centric protocol, as @langchain/react speaks it (client.threads.stream(), over SSE).
+  'over the thread-centric protocol': async (client) => {
+    const apiUrl = (client.threads as unknown as { apiUrl: string }).apiUrl;
+    const thread = new SdkClient({ apiUrl, apiKey: null, streamProtocol: 'v2' }).threads.stream({ assistantId: 'support' });
+    try {
+      await thread.run.start({ input: ask('hello there') });
+      await thread.output;
+      const state = await client.threads.getState<Values>(thread.threadId);
+      return state.values.messages.map((m: Values) => [m.type, m.content]);
+    } finally {
+      await thread.close().catch(() => {});
+    }
+  },
   'a graph of any shape, on a thread then deleted': async (client) => {
     const { thread_id } = await client.threads.create();
     const custom: unknown[] = [];
@@ -157,7 +171,7 @@ describe('the recorder', () => {
     expect(Object.keys(config.graphs ?? {}).sort()).toEqual(['review', 'support']);
     // Five conversations: the resume goes on with the run it resumes, as one entry; the same
     // conversation waited and then streamed is one entry too.
-    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 5, notes: [] });
+    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 6, notes: [] });
     const review = config.graphs!.review!;
     expect(review.channels?.notes).toEqual({ reducer: 'append', default: [] });
     expect(review.assistant?.metadata).toEqual({ team: 'docs' });
@@ -171,7 +185,7 @@ describe('the recorder', () => {
     expect(config.graphs!.review!.assistant?.config).toEqual({ configurable: { openai_api_key: '<redacted>', tone: 'warm' } });
   });
 
-  it('records a thread the client deleted or pruned, and a stateless run, from their histories, in the order they were held', () => {
+  it('records a thread the client deleted or pruned, a stateless run and a run the protocol started, from their histories, in the order they were held', () => {
     const text = fs.readFileSync(recording, 'utf8');
     const config = checkConfig(YAML.parse(text));
     expect(config.graphs!.review!.runs).toHaveLength(1);
@@ -180,6 +194,7 @@ describe('the recorder', () => {
       'a refund please',
       'hi',
       'prune me',
+      'hello there',
     ]);
   });
 
