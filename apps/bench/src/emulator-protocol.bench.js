@@ -6,9 +6,10 @@
 // Rows, each server alone:
 // - first event: a client sends run.start on a new thread, then opens the thread's event stream
 //   as the LangGraph SDK does once the command is answered: the time from the answer to the run's
-//   first event (its `lifecycle` `running`) and to its end (the root's last `lifecycle`), p50 and
-//   p99. The emulator holds a run a command starts 250 ms before it executes (decision E28), and
-//   the JS server's queue starts it when it polls: both are part of what a client waits;
+//   first event (its `lifecycle` `running`, which both servers tell with the answer) and to its
+//   end (the root's last `lifecycle`), p50 and p99. The emulator holds a run a command starts
+//   250 ms before it executes (decision E28), and the JS server's queue starts it when it polls:
+//   both are part of the wait for the end;
 // - events/s: a thread of RUNS_PER_THREAD runs, its whole tape read by a stream without `since`
 //   (what the SDK reads on every new subscription), events per second, p50 over the reads.
 import http from 'node:http';
@@ -200,7 +201,7 @@ export async function run() {
       name === 'LangGraph JS' ? '' : `${(m.tape.eventsPerSecond / theirs.tape.eventsPerSecond).toFixed(1)}×`,
     ]);
     printTable(header, rows, [0]);
-    console.log(`\nThe emulator's first event includes the 250 ms a run a command starts waits (decision E28).`);
+    console.log(`\nThe emulator's run end includes the 250 ms a run a command starts waits (decision E28).`);
     console.log(`emulator stderr (contract violations, internal errors): ${emulatorErrors} lines`);
     console.log(`\n(bench time ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   } finally {

@@ -594,6 +594,22 @@ describe("the LangGraph SDK's client.threads.stream() (SDK 1.15)", () => {
     ],
     runs: ['success', 'success'],
   };
+  it('tells a run begun as soon as run.start is answered, and ended if it is cancelled before it executes', async () => {
+    const sdkClient = createAgentServerClient({ baseUrl: sdkEmulator.agentServerUrl, retry: false });
+    const threadId = thread();
+    const answer = await sdkClient.POST('/threads/{thread_id}/commands', {
+      params: { path: { thread_id: threadId } },
+      body: { id: 1, method: 'run.start', params: { assistant_id: 'echo', input: ask('never run') } },
+    });
+    const started = answer.data as unknown as { type: 'success'; result: { run_id: string }; meta: { applied_through_seq: number } };
+    // The run waits its 250 ms; its `running` is already told (the answer's applied_through_seq covers it).
+    expect(started.meta.applied_through_seq).toBe(1);
+    await new Client({ apiUrl: sdkEmulator.agentServerUrl, apiKey: null }).runs.cancel(threadId, started.result.run_id);
+    const told = await read(streamThreadEvents(sdkClient, threadId, { channels: ['lifecycle'] }), rootEnded());
+    expect(lifecycles(told)).toEqual(['root running', 'root interrupted']);
+    expect(told.map((event) => event.event_id)).toEqual([`synth:${started.result.run_id}:1`, `synth:${started.result.run_id}:2`]);
+  });
+
   for (const transport of ['SSE', 'a WebSocket'])
     it(`streams a reply and answers an interrupt over ${transport}`, async () => {
       expect(await run(`threads.stream over ${transport}: a reply streamed`)).toEqual(reply);

@@ -277,8 +277,12 @@ export class ProtocolCommands {
       );
     try {
       return this.parts.threads.transaction(() => {
+        const alone = !this.parts.engine.isBusy(threadId);
         const run = this.parts.engine.create(threadId, body as RunCreate, configurableHeaders(headers));
         this.parts.events.store.join(threadId);
+        // A run that is next to execute begins at once for its clients; one queued behind another
+        // is told when its turn comes, so that runs never interleave on the tape.
+        if (alone) this.parts.events.announce(threadId, run.run_id, graphOf(run));
         return run;
       });
     } catch (error) {
@@ -294,6 +298,10 @@ export class ProtocolCommands {
     return thread;
   }
 }
+
+/** The graph a run runs (its configurable's `graph_id`). */
+export const graphOf = (run: RunRow): string =>
+  String(((run.kwargs.config as Values | undefined)?.configurable as Values | undefined)?.graph_id ?? '');
 
 /** The IDs of the interrupts a thread waits at (its latest checkpoint's tasks', those of its subgraphs included). */
 export function pendingInterrupts(threads: ThreadStore, threadId: string): string[] {
@@ -324,7 +332,7 @@ function treeOf(
   told: { params: { namespace: string[]; data: { event: ProtocolAgentTree['status']; graph_name?: string } } }[],
   run: RunRow | undefined,
 ): ProtocolAgentTree {
-  const graphName = String(((run?.kwargs.config as Values | undefined)?.configurable as Values | undefined)?.graph_id ?? '');
+  const graphName = run ? graphOf(run) : '';
   const root: ProtocolAgentTree = { namespace: [], status: run ? statusOfRun(run) : 'running', graph_name: graphName };
   const nodes = new Map<string, ProtocolAgentTree>([['', root]]);
   for (const { params } of told) {

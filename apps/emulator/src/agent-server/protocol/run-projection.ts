@@ -52,10 +52,12 @@ export class RunProjection implements RunObserver {
     private readonly graphName: string,
     /** The interrupts the run resumes, told first (`input.answered`). */
     private readonly answers: readonly string[],
+    /** Whether its root `running` was told already, when the command that made it was answered. */
+    private readonly announced = false,
   ) {}
 
   runStarted(): void {
-    this.append({ method: 'lifecycle', namespace: [], data: { event: 'running', graph_name: this.graphName } }, true);
+    if (!this.announced) this.append({ method: 'lifecycle', namespace: [], data: { event: 'running', graph_name: this.graphName } }, true);
     if (this.answers.length > 0) this.append({ method: 'input.answered', namespace: [], data: { interrupt_ids: [...this.answers] } });
   }
 

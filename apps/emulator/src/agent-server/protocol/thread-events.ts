@@ -43,6 +43,8 @@ export class ThreadEvents {
   private readonly unwatch = new Map<string, () => void>();
   /** Events appended but not yet committed, to send once they are. */
   private pending: { threadId: string; event: KeptEvent }[] = [];
+  /** Runs whose root `running` was told when a command made them, before they execute. */
+  private readonly announced = new Set<string>();
 
   constructor(
     readonly store: ProtocolEventStore,
@@ -82,6 +84,25 @@ export class ThreadEvents {
     if (!this.followers.has(threadId)) return;
     if (this.pending.length === 0) this.store.commits.afterCommit((committed) => this.deliver(committed));
     this.pending.push({ threadId, event });
+  }
+
+  /**
+   * Tells a run's root `running` as soon as a command made it (as the LangGraph JS server does),
+   * so that a client sees its run begin at once while it waits its turn to execute.
+   */
+  announce(threadId: string, runId: string, graphName: string): void {
+    this.append(threadId, runId, { method: 'lifecycle', namespace: [], data: { event: 'running', graph_name: graphName } }, true);
+    this.announced.add(runId);
+    // A run cancelled (or rolled back) before it executed ends here: its clients hear that too.
+    this.runEvents.open(runId).follow(undefined, () => {
+      if (this.takeAnnounced(runId))
+        this.append(threadId, runId, { method: 'lifecycle', namespace: [], data: { event: 'interrupted', graph_name: graphName } }, true);
+    });
+  }
+
+  /** Whether a run's `running` was told already (once: the run now executes). */
+  takeAnnounced(runId: string): boolean {
+    return this.announced.delete(runId);
   }
 
   /**

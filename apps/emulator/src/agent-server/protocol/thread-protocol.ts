@@ -11,13 +11,11 @@ import type { RunRow, RunStore } from '../runs/run-store.js';
 import type { SubgraphCheckpoints } from '../threads/subgraph-checkpoints.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import { protocolEventStream, seqOfEventId } from './event-stream.js';
-import { ProtocolCommands, pendingInterrupts } from './protocol-commands.js';
+import { graphOf, ProtocolCommands, pendingInterrupts } from './protocol-commands.js';
 import type { ProtocolEventStore } from './protocol-event-store.js';
 import { protocolSocket } from './protocol-socket.js';
 import { RunProjection } from './run-projection.js';
 import { ThreadEvents } from './thread-events.js';
-
-type Values = Record<string, unknown>;
 
 export interface ThreadProtocolParts {
   threads: ThreadStore;
@@ -59,11 +57,11 @@ export function createThreadProtocol(parts: ThreadProtocolParts): ThreadProtocol
   return {
     observe(run) {
       if (!events.tells(run.thread_id)) return undefined;
-      const configurable = ((run.kwargs.config as Values | undefined)?.configurable ?? {}) as Values;
       return new RunProjection(
         (draft, namesRun) => events.append(run.thread_id, run.run_id, draft, namesRun),
-        String(configurable.graph_id ?? ''),
+        graphOf(run),
         answeredBy(run, parts.threads),
+        events.takeAnnounced(run.run_id),
       );
     },
 
