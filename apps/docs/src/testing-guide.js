@@ -38,6 +38,7 @@ export const TESTING_SECTIONS = [
       { lang: 'ts', contains: 'createEmulator({' },
       // CopilotKit's way in: the AG-UI LangGraph adapter against the emulator.
       { lang: 'ts', contains: "from '@ag-ui/langgraph'" },
+      { lang: 'tsx', contains: "from '@langchain/react'" },
     ],
   },
   // The same, from an app's own repository: the install, the command, Vitest, Playwright, CI, pytest.
@@ -52,6 +53,8 @@ export const TESTING_SECTIONS = [
     ],
   },
   { heading: 'Runs', blocks: [] },
+  // What @langchain/react's useStream and threads.stream() speak (the react example links here).
+  { heading: 'The thread-centric protocol', blocks: [{ lang: 'ts', contains: 'client.threads.stream(' }] },
   // A UI on another origin needs the emulator's CORS (the useStream part links here).
   { heading: 'Calling from a browser', blocks: [] },
 ];

@@ -34,6 +34,7 @@ describe('the page', () => {
       'in-process-in-your-tests',
       'test-a-usestream-ui-against-the-emulator',
       'copilotkit',
+      'test-a-langchainreact-ui-against-the-emulator',
       'vitest-an-emulator-per-test',
       'playwright-the-emulator-beside-your-ui',
       'github-actions',
@@ -215,6 +216,10 @@ describe('the examples, run as they stand', () => {
     ])
       expect(example, step).toContain(step);
     await runExample(RUN_DIR, 'copilotkit', example ?? '');
+  });
+
+  it('the protocol through the SDK’s threads.stream(), in process, passes as written', async () => {
+    await runExample(RUN_DIR, 'protocol', blocks('The thread-centric protocol', 'ts')[0] ?? '');
   });
 });
 

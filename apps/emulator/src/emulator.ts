@@ -11,6 +11,9 @@ import type { GraphDefinition } from './agent-server/graphs/graph-types.js';
 import { GraphRegistry } from './agent-server/graphs/scripted-graph.js';
 import type { AgentServerPrincipal } from './agent-server/handler-map.js';
 import { agentServerHandlers } from './agent-server/handlers.js';
+import { ProtocolEventStore } from './agent-server/protocol/protocol-event-store.js';
+import type { ThreadProtocol } from './agent-server/protocol/thread-protocol.js';
+import { createThreadProtocol } from './agent-server/protocol/thread-protocol.js';
 import { RunEngine } from './agent-server/runs/run-engine.js';
 import { RunStore } from './agent-server/runs/run-store.js';
 import { ItemStore } from './agent-server/store-items/item-store.js';
@@ -86,6 +89,12 @@ export interface EmulatorOptions {
     heartbeatMs?: number;
     /** How long an ended resumable run's events stay readable with Last-Event-ID (default 15 minutes). */
     keepResumableMs?: number;
+    /**
+     * How long a run a protocol command starts (`run.start`, `input.respond`, `state.fork`) waits
+     * before it executes, so that the streams its client opens on the answer see it from its first
+     * event (default 250 ms; decision E28).
+     */
+    protocolRunDelayMs?: number;
   };
 }
 
@@ -233,6 +242,8 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     const assistants = new AssistantStore(db, commits, graphRegistry);
     const items = new ItemStore(db, commits, { now: options.now });
     const crons = new CronStore(db, commits);
+    // The protocol tells the engine's runs as its events; the engine is made first, so it asks through this.
+    let protocol: ThreadProtocol | undefined;
     const engine = new RunEngine({
       threads,
       subgraphCheckpoints,
@@ -245,6 +256,18 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
       onNotice: options.onNotice ?? ((message: string) => process.stderr.write(`[agentplane-emulator] ${message}\n`)),
       keepResumableEventsMs: options.streams?.keepResumableMs,
       timeScale: options.timeScale,
+      observe: (run) => protocol?.observe(run),
+    });
+    protocol = createThreadProtocol({
+      threads,
+      subgraphCheckpoints,
+      runs,
+      engine,
+      store: new ProtocolEventStore(db, commits),
+      contract: agentServerContract,
+      now: options.now ?? Date.now,
+      onError,
+      runDelayMs: options.streams?.protocolRunDelayMs,
     });
     // Each graph's default assistant, and none (nor its runs) of a graph no longer served (decision E19).
     commits.transaction(() => {
@@ -263,7 +286,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
       contract: agentServerContract,
       handlers: runtimeHandlers(
         agentServerHandlers(
-          { threads, subgraphCheckpoints, assistants, graphs: graphRegistry, runs, engine, items, crons, scheduler },
+          { threads, subgraphCheckpoints, assistants, graphs: graphRegistry, runs, engine, items, crons, scheduler, protocol },
           { now: options.now, heartbeatMs: options.streams?.heartbeatMs },
         ),
       ),

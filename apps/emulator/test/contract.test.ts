@@ -8,7 +8,7 @@
 import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { describe, expect, it } from 'vitest';
 import type { ApiName, RawRequest } from './support/harness.js';
-import { rawRequest, rawSocketExchange, useEmulator } from './support/harness.js';
+import { rawRequest, rawSocketExchange, socketHandshake, startTestEmulator, useEmulator } from './support/harness.js';
 
 const f = useEmulator({
   apiKey: 'key-a',
@@ -838,8 +838,90 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
     'deleteCron 401': async () => agent().DELETE('/runs/crons/{cron_id}', { params: { path: { cron_id: MISSING } } }),
     'deleteCron 404': async () => agent().DELETE('/runs/crons/{cron_id}', { ...agentWithKey(), params: { path: { cron_id: MISSING } } }),
     'deleteCron 422': async () => agent().DELETE('/runs/crons/{cron_id}', { ...agentWithKey(), params: { path: { cron_id: 'x' } } }),
+    'sendThreadCommand 200': async () =>
+      agent().POST('/threads/{thread_id}/commands', {
+        ...agentWithKey(),
+        params: { path: { thread_id: crypto.randomUUID() } },
+        body: { id: 1, method: 'run.start', params: { assistant_id: 'agent', input: ask('hello') } },
+      }),
+    'sendThreadCommand 401': async () =>
+      agent().POST('/threads/{thread_id}/commands', { params: { path: { thread_id: MISSING } }, body: { id: 1, method: 'agent.getTree' } }),
+    'sendThreadCommand 422': async () =>
+      agent().POST('/threads/{thread_id}/commands', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { method: 'agent.getTree' } as never,
+      }),
+    'streamThreadEvents 200': async () => {
+      const threadId = crypto.randomUUID();
+      const { data: started } = await agent().POST('/threads/{thread_id}/commands', {
+        ...agentWithKey(),
+        params: { path: { thread_id: threadId } },
+        body: { id: 1, method: 'run.start', params: { assistant_id: 'agent', input: ask('hello') } },
+      });
+      const runId = (started as unknown as { result: { run_id: string } }).result.run_id;
+      await agent().GET('/threads/{thread_id}/runs/{run_id}/join', {
+        ...agentWithKey(),
+        params: { path: { thread_id: threadId, run_id: runId } },
+      });
+      const { response, data } = await agent().POST('/threads/{thread_id}/stream/events', {
+        ...agentWithKey(),
+        ...asStream,
+        params: { path: { thread_id: threadId } },
+        body: { channels: ['lifecycle', 'values', 'messages'] },
+      });
+      // A thread's event stream lasts as long as the thread: deleting it ends the stream.
+      await agent().DELETE('/threads/{thread_id}', { ...agentWithKey(), params: { path: { thread_id: threadId } } });
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+      expect(await new Response(data as unknown as ReadableStream).text()).toMatch(/^event: lifecycle\ndata: /);
+      return { response };
+    },
+    'streamThreadEvents 401': async () =>
+      agent().POST('/threads/{thread_id}/stream/events', { params: { path: { thread_id: MISSING } }, body: { channels: ['values'] } }),
+    'streamThreadEvents 422': async () =>
+      agent().POST('/threads/{thread_id}/stream/events', {
+        ...agentWithKey(),
+        params: { path: { thread_id: MISSING } },
+        body: { channels: ['everything'] as never },
+      }),
+    'connectThreadEvents 101': async () => {
+      const { status, socket } = await socketHandshake(`${f.emulator.agentServerUrl}/threads/${MISSING}/stream/events`, {
+        'x-api-key': 'agent-key',
+      });
+      socket?.close();
+      return { response: { status } as Response };
+    },
+    'connectThreadEvents 401': async () => socketRefusal(`/threads/${MISSING}/stream/events`, {}),
+    'connectThreadEvents 403': async () => {
+      // Browsers apply no CORS to WebSockets: a page of an origin the config does not list is refused at the handshake.
+      const listed = await startTestEmulator({ config: { cors: { origins: ['http://localhost:3000'] } } });
+      try {
+        const { status, body } = await socketHandshake(`${listed.agentServerUrl}/threads/${MISSING}/stream/events`, {
+          origin: 'http://localhost:3001',
+        });
+        return { response: { status } as Response, error: body };
+      } finally {
+        await listed.close();
+      }
+    },
+    'connectThreadEvents 422': async () => socketRefusal('/threads/not-a-thread/stream/events', { 'x-api-key': 'agent-key' }),
+    'connectThreadEvents 426': async () => {
+      const answer = await rawRequest(f.emulator.agentServerUrl, {
+        method: 'GET',
+        path: `/threads/${MISSING}/stream/events`,
+        headers: { 'x-api-key': 'agent-key' },
+      });
+      expect(answer.headers.upgrade).toBe('websocket');
+      return { response: new Response(answer.text, { status: answer.status }), error: answer.json };
+    },
   },
 };
+
+/** A WebSocket handshake the emulator refuses: its status and body. */
+async function socketRefusal(path: string, headers: Record<string, string>): Promise<Result> {
+  const { status, body } = await socketHandshake(`${f.emulator.agentServerUrl}${path}`, headers);
+  return { response: { status } as Response, error: body };
+}
 
 /** A disabled cron of the `agent` graph's default assistant. */
 async function cronId(): Promise<string> {

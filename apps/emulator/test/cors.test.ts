@@ -65,8 +65,9 @@ describe('by default, any origin', () => {
     expect(search.headers['access-control-allow-origin']).toBe('*');
     expect(search.headers['x-pagination-total']).toBeDefined();
     const exposed = search.headers['access-control-expose-headers']!.split(', ');
-    // Location too: a streamed run's, where the SDK reconnects after a broken stream.
-    expect(exposed).toEqual(['content-location', 'location', 'preference-applied', 'x-pagination-next', 'x-pagination-total']);
+    // Location too: a streamed run's, where the SDK reconnects after a broken stream; Upgrade, the
+    // protocol a WebSocket path asks for (426).
+    expect(exposed).toEqual(['content-location', 'location', 'preference-applied', 'upgrade', 'x-pagination-next', 'x-pagination-total']);
     // Connection describes the connection (413's), not something a script reads.
     expect(exposed).toEqual(declaredHeaders('agent-server').filter((name) => name !== 'connection'));
     // The control plane's answers declare no header but Connection: nothing to expose.

@@ -19,6 +19,7 @@ import { AG_UI_SCENARIOS } from './support/ag-ui-scenarios.js';
 import type { TestEmulator } from './support/harness.js';
 import { isUuid, specOf, startTestEmulator } from './support/harness.js';
 import { RECORD_SUITE, RECORDED_REQUESTS } from './support/langgraph-record-suite.js';
+import { SDK_PROTOCOL_SCENARIOS, WIRE_PROTOCOL_SCENARIOS } from './support/langgraph-protocol-scenarios.js';
 import { RUN_GRAPHS, RUN_SCENARIOS } from './support/langgraph-run-scenarios.js';
 import type { Scenario } from './support/langgraph-scenarios.js';
 import { SCENARIOS } from './support/langgraph-scenarios.js';
@@ -283,6 +284,23 @@ const DIFFERENCES: Record<string, Place[]> = {
     path,
   })),
   'stream-events-kept': [{ scenario: 'two readers of a run', path: '$.sameEvents' }],
+  // The thread-centric protocol (PROTOCOL_SCENARIOS; the SDK's threads.stream() shows none).
+  'protocol-thread-ids': [{ scenario: 'protocol: a thread ID that is not a UUID', path: '$.answer' }],
+  'protocol-command-errors': [
+    'unknownMethodOnNewThread',
+    'unknownAssistant',
+    'noId',
+    'malformed',
+    'stateOfMissingThread',
+    'unknownInterrupt',
+    'subscribeOverHttp',
+  ].map((key) => ({ scenario: 'protocol: commands refused', path: `$.${key}` })),
+  'protocol-runs': [{ scenario: 'protocol: a run.start while a run is in flight, multitask_strategy interrupt', path: /^\$\.statuses/ }],
+  'protocol-methods': [{ scenario: 'protocol: state.listCheckpoints', path: '$.answer' }],
+  'protocol-event-filter': [{ scenario: 'protocol: a stream of a channel that does not exist', path: '$.status' }],
+  'protocol-events-kept': [{ scenario: 'protocol: a silent run streamed', path: '$.comments' }],
+  'protocol-event-shapes': [{ scenario: 'protocol: the events of a reply', path: /^\$\.events\[\*\]\.keys/ }],
+  'protocol-websocket': [{ scenario: 'protocol: a GET of the event stream without an upgrade', path: '$.status' }],
 };
 
 /** What a scenario observed, or the HTTP status of the call that failed it (the SDK throws). */
@@ -443,6 +461,21 @@ describe('CopilotKit: the AG-UI LangGraph adapter driven against the emulator an
       expectDeclared(differencesOf(scenario, onLangGraph, onEmulator));
       expect(emulatorRuns.errors).toEqual([]);
     }, 60_000);
+  }
+});
+
+describe('the thread-centric protocol on the emulator and on the LangGraph JS server', () => {
+  // The SDK's client.threads.stream() over SSE and a WebSocket (what an app does), then what no SDK call sends.
+  const PROTOCOL_SCENARIOS = { ...SDK_PROTOCOL_SCENARIOS, ...WIRE_PROTOCOL_SCENARIOS };
+  for (const scenario of Object.keys(PROTOCOL_SCENARIOS)) {
+    it(scenario, async () => {
+      const [onLangGraph, onEmulator] = await Promise.all([
+        observe(langgraphRuns.url, scenario, 'protocol', PROTOCOL_SCENARIOS, maskStream),
+        observe(emulatorRuns.agentServerUrl, scenario, 'protocol', PROTOCOL_SCENARIOS, maskStream),
+      ]);
+      expectDeclared(differencesOf(scenario, onLangGraph, onEmulator));
+      expect(emulatorRuns.errors).toEqual([]);
+    }, 120_000);
   }
 });
 

@@ -1,6 +1,7 @@
 // The emulator's layout, held as a rule rather than a drawing: src/ is a stack of rooms, each
 // importing only rooms below it, and no file imports itself back through others. The agent server
-// is a room per resource (threads/, assistants/, runs/, store-items/, crons/, graphs/, system/);
+// is a room per resource (threads/, assistants/, runs/, store-items/, crons/, graphs/, system/,
+// protocol/);
 // the handler map's type (handler-map.ts) imports none of the groups it types, and only
 // handlers.ts, at the top, gathers them. A new room joins the table below with what it may import;
 // an import the table does not allow fails here, naming the file and the import.
@@ -55,6 +56,10 @@ const ROOMS: [room: string, mayImport: string[]][] = [
       'shared',
       'store',
     ],
+  ],
+  [
+    'agent-server/protocol',
+    ['agent-server/threads', 'agent-server/runs', 'agent-server/handler-map', 'contract', 'http', 'shared', 'store'],
   ],
   ['agent-server/handlers', ['agent-server']],
   ['config', ['agent-server/graphs', 'shared']],

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@langchain/langgraph-sdk';
+import { Client as SdkClient } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
@@ -108,6 +109,19 @@ const CONVERSATIONS: Record<string, (client: Client) => Promise<unknown>> = {
     });
     return { last: answer.messages.at(-1).content, pruned: (await pruned.json()).pruned_count };
   },
+  // The thread-centric protocol, as @langchain/react speaks it (client.threads.stream(), over SSE).
+  'over the thread-centric protocol': async (client) => {
+    const apiUrl = (client.threads as unknown as { apiUrl: string }).apiUrl;
+    const thread = new SdkClient({ apiUrl, apiKey: null, streamProtocol: 'v2' }).threads.stream({ assistantId: 'support' });
+    try {
+      await thread.run.start({ input: ask('hello there') });
+      await thread.output;
+      const state = await client.threads.getState<Values>(thread.threadId);
+      return state.values.messages.map((m: Values) => [m.type, m.content]);
+    } finally {
+      await thread.close().catch(() => {});
+    }
+  },
   'a graph of any shape, on a thread then deleted': async (client) => {
     const { thread_id } = await client.threads.create();
     const custom: unknown[] = [];
@@ -167,9 +181,9 @@ describe('the recorder', () => {
     expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=/);
     const config = checkConfig(YAML.parse(text));
     expect(Object.keys(config.graphs ?? {}).sort()).toEqual(['review', 'support']);
-    // Six requests: the resume is one of its own, going on from the run it resumes; the same
+    // Seven requests: the resume is one of its own, going on from the run it resumes; the same
     // request waited and then streamed is one entry.
-    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 7, notes: [], lost: [] });
+    expect(summary).toMatchObject({ file: recording, graphs: 2, runs: 8, notes: [], lost: [] });
     const review = config.graphs!.review!;
     expect(review.channels?.notes).toEqual({ reducer: 'append', default: [] });
     expect(review.assistant?.metadata).toEqual({ team: 'docs' });
@@ -185,12 +199,12 @@ describe('the recorder', () => {
     expect(config.graphs!.review!.assistant?.config).toEqual({ configurable: { openai_api_key: '<redacted>', tone: 'warm' } });
   });
 
-  it('records a thread the client deleted or pruned, and a stateless run, from their histories, in the order they were held', () => {
+  it('records a thread the client deleted or pruned, a stateless run and a run the protocol started, from their histories, in the order they were held', () => {
     const text = fs.readFileSync(recording, 'utf8');
     const config = checkConfig(YAML.parse(text));
     expect(config.graphs!.review!.runs).toHaveLength(1);
     const runs = config.graphs!.support!.runs ?? [];
-    expect(runs.map((run) => run.match)).toEqual(['where is my order?', 'a refund please', undefined, 'hi', 'secretly', 'prune me']);
+    expect(runs.map((run) => run.match)).toEqual(['where is my order?', 'a refund please', undefined, 'hi', 'secretly', 'prune me', 'hello there']);
     // Each entry says what was asked: the resume its value, and what it goes on from; the stateless run that it was one.
     expect(runs.map(({ id, continues, request }) => ({ id, continues, request }))).toEqual([
       { id: undefined, continues: undefined, request: {} },
@@ -198,6 +212,8 @@ describe('the recorder', () => {
       { id: undefined, continues: 'a-refund-please', request: { command: { resume: 'yes' } } },
       { id: undefined, continues: undefined, request: { stateless: true } },
       { id: undefined, continues: undefined, request: { config: { configurable: { service_token: '<redacted>' } }, stateless: true } },
+      { id: undefined, continues: undefined, request: {} },
+      // A run the protocol's run.start made.
       { id: undefined, continues: undefined, request: {} },
     ]);
   });

@@ -8,35 +8,37 @@
 // apps/emulator/test-results/use-stream/.
 //
 // Needs Chromium; without it the suite is skipped with a notice, except in CI.
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@langchain/langgraph-sdk';
-import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphDefinition } from '../src/agent-server/graphs/graph-types.js';
+import type { ServedPage } from './support/chat-page.js';
+import {
+  chromiumAvailable,
+  launchChromium,
+  screenshot as screenshotTo,
+  seenTexts,
+  send,
+  servePage,
+  threadOf,
+  transcript,
+  untilIdle,
+  untilPartOfReply,
+  untilReplied,
+  untilReplyStarts,
+  WAIT,
+  watchReply,
+} from './support/chat-page.js';
 import type { TestEmulator } from './support/harness.js';
 import { startTestEmulator } from './support/harness.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium) {
-  const notice = `Chromium not found at ${CHROMIUM}: the useStream browser test is SKIPPED (apt-get install chromium, or set CHROMIUM_PATH).`;
-  if (process.env.CI) throw new Error(`${notice} CI never skips it.`);
-  console.warn(`\n⚠️  ${notice}\n`);
-}
-
+const hasChromium = chromiumAvailable('useStream');
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const APP = path.join(HERE, 'browser/use-stream/app.tsx');
 const SCREENSHOTS = path.join(HERE, '../test-results/use-stream');
-/** Generous: a shared 2-core machine may be running other suites. */
-const WAIT = { timeout: 30_000 };
-
+const screenshot = (page: Page, name: string) => screenshotTo(page, SCREENSHOTS, name);
 const REPLY = 'The quick brown fox jumps over the lazy dog';
 const STORY = Array.from({ length: 30 }, (_, index) => `word${index + 1}`).join(' ');
 const GRAPHS: Record<string, GraphDefinition> = {
@@ -63,52 +65,18 @@ describe.skipIf(!hasChromium)('useStream in Chromium, against the emulator', () 
   let emulator: TestEmulator;
   let client: Client;
   let browser: Browser;
-  let site: http.Server;
-  let siteUrl: string;
-  let bundleDir: string;
+  let site: ServedPage;
   const pages: Page[] = [];
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'use-stream-'));
-    const bundled = build({
-      entryPoints: [APP],
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      jsx: 'automatic',
-      outfile: path.join(bundleDir, 'app.js'),
-      define: { 'process.env.NODE_ENV': '"development"' },
-      logLevel: 'silent',
-    });
-    const html = [
-      '<!doctype html><meta charset="utf-8"><title>useStream</title>',
-      '<style>li > * + * { margin-left: 0.5em } [data-testid=branches] { color: #666 }</style>',
-      '<div id="root"></div><script type="module" src="/app.js"></script>',
-    ].join('');
-    site = http.createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://page');
-      if (url.pathname === '/app.js') {
-        res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(path.join(bundleDir, 'app.js')));
-      } else if (url.pathname === '/favicon.ico') {
-        res.writeHead(204).end();
-      } else if (url.pathname === '/') {
-        res.writeHead(200, { 'content-type': 'text/html' }).end(html);
-      } else {
-        res.writeHead(404).end();
-      }
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    // The page's origin is this port, the emulator's agent server another: every call is cross-origin.
-    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    [emulator, browser] = await Promise.all([
+    // The page's origin is its own port, the emulator's agent server another: every call is cross-origin.
+    [emulator, browser, site] = await Promise.all([
       startTestEmulator({ graphs: GRAPHS, streams: { heartbeatMs: 1000 } }),
-      chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] }),
-      bundled,
+      launchChromium(),
+      servePage(APP, 'useStream'),
     ]);
     client = new Client({ apiUrl: emulator.agentServerUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
 
   afterEach(async () => {
@@ -118,8 +86,7 @@ describe.skipIf(!hasChromium)('useStream in Chromium, against the emulator', () 
   });
 
   afterAll(async () => {
-    await Promise.all([browser?.close(), emulator?.close(), new Promise((resolve) => site?.close(resolve))]);
-    if (bundleDir) fs.rmSync(bundleDir, { recursive: true, force: true });
+    await Promise.all([browser?.close(), emulator?.close(), site?.close()]);
   });
 
   /** The chat page on `graph`, its API the emulator's agent server. */
@@ -130,88 +97,23 @@ describe.skipIf(!hasChromium)('useStream in Chromium, against the emulator', () 
     page.on('console', (message) => {
       if (message.type() === 'error') console.warn(`[page console] ${message.text()} (${message.location().url})`);
     });
-    const url = new URL(siteUrl);
+    const url = new URL(site.url);
     for (const [key, value] of Object.entries({ api: emulator.agentServerUrl, graph, ...query })) url.searchParams.set(key, value);
     await page.goto(url.href);
     await page.getByTestId('status').waitFor(WAIT);
     return page;
   }
 
-  async function send(page: Page, text: string) {
-    await page.getByTestId('input').fill(text);
-    await page.getByTestId('send').click();
-  }
-
-  const untilIdle = (page: Page) =>
-    page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'idle', null, WAIT);
-  /** Waits until the page shows the first words of the AI reply. */
-  const untilReplyStarts = (page: Page) =>
-    page.waitForFunction(
-      () => (document.querySelector('[data-testid=message-ai] [data-testid=text]')?.textContent ?? '').length > 0,
-      null,
-      WAIT,
-    );
-  const threadOf = async (page: Page) => (await page.getByTestId('thread').textContent()) ?? '';
-  /** The texts the page shows, message by message, as `type: text`. */
-  const transcript = (page: Page) =>
-    page.$$eval('li', (items) =>
-      items.map((item) => `${item.dataset.testid?.slice(8)}: ${item.querySelector('[data-testid=text]')?.textContent}`),
-    );
-
-  /** Waits until the last message shown is an AI message with this text and the hook has stopped streaming. */
-  async function untilReplied(page: Page, text: string) {
-    await page.waitForFunction(
-      (expected) => {
-        const items = document.querySelectorAll('li');
-        const last = items[items.length - 1];
-        return (
-          last?.dataset.testid === 'message-ai' &&
-          last.querySelector('[data-testid=text]')?.textContent === expected &&
-          document.querySelector('[data-testid=status]')?.textContent === 'idle'
-        );
-      },
-      text,
-      WAIT,
-    );
-  }
-
-  async function screenshot(page: Page, name: string) {
-    const file = path.join(SCREENSHOTS, `${name}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    console.log(`screenshot: ${file}`);
-  }
-
   it('streams a reply in word by word', async () => {
     const page = await openChat('words');
-    // Every text the AI message shows, and whether the hook was still streaming then.
-    await page.evaluate(() => {
-      const seen: { text: string; streaming: boolean }[] = [];
-      (window as unknown as { seen: typeof seen }).seen = seen;
-      new MutationObserver(() => {
-        const text = document.querySelector('[data-testid=message-ai] [data-testid=text]')?.textContent;
-        const streaming = document.querySelector('[data-testid=status]')?.textContent === 'streaming';
-        if (text && seen.at(-1)?.text !== text) seen.push({ text, streaming });
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    await watchReply(page);
     await send(page, 'Hello');
     // Part of the reply is on screen while the run goes on.
-    await page.waitForFunction(
-      (full) => {
-        const text = document.querySelector('[data-testid=message-ai] [data-testid=text]')?.textContent ?? '';
-        return (
-          text.length > 0 &&
-          text !== full &&
-          full.startsWith(text) &&
-          document.querySelector('[data-testid=status]')?.textContent === 'streaming'
-        );
-      },
-      REPLY,
-      WAIT,
-    );
+    await untilPartOfReply(page, REPLY);
     await screenshot(page, '1-streaming-partial');
     await untilReplied(page, REPLY);
     await screenshot(page, '1-streaming-done');
-    const seen = await page.evaluate(() => (window as unknown as { seen: { text: string; streaming: boolean }[] }).seen);
+    const seen = await seenTexts(page);
     const partial = seen.filter((sample) => sample.streaming && sample.text !== REPLY);
     // Growing prefixes of the reply, a word at a time (a busy browser may render two words at once).
     expect(partial.length).toBeGreaterThanOrEqual(3);

@@ -6,4 +6,21 @@ export { type AgentServerClient, type AgentServerClientOptions, createAgentServe
 // HTTPValidationError, ...), as openapi-typescript generates them.
 export type * from './generated/openapi.js';
 export { iterateHistory, iterateThreads, type PageOptions } from './pagination.js';
+export {
+  type ConnectThreadOptions,
+  connectThread,
+  filterSelects,
+  ProtocolCommandError,
+  type ProtocolMethodName,
+  type ProtocolParams,
+  type ProtocolResult,
+  type ProtocolSubscription,
+  protocolChannel,
+  sendCommand,
+  streamThreadEvents,
+  type ThreadEventsOptions,
+  type ThreadSocket,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './protocol.js';
 export { type JoinStreamOptions, joinStream, type StreamOptions, streamRun, streamStatelessRun } from './streaming.js';

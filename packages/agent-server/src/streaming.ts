@@ -127,10 +127,10 @@ async function* follow(
 }
 
 /** The events of an SSE body, each `data` read as JSON, until the body ends or `signal` aborts. */
-async function* eventsOf(
+export async function* eventsOf<Event = RunStreamEvent>(
   body: ReadableStream<Uint8Array>,
   signal: AbortSignal | undefined,
-): AsyncGenerator<RunStreamEvent, void, undefined> {
+): AsyncGenerator<Event, void, undefined> {
   const reader = body
     // TypeScript's DOM lib types the decoder's input as BufferSource, which a byte stream is.
     .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
@@ -142,7 +142,7 @@ async function* eventsOf(
   try {
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
       const { event, data, id } = read.value;
-      yield { event, data: JSON.parse(data), ...(id === undefined ? {} : { id }) } as RunStreamEvent;
+      yield { event, data: JSON.parse(data), ...(id === undefined ? {} : { id }) } as Event;
     }
     finished = true;
   } finally {

@@ -113,6 +113,24 @@ describeSpecContract('agent-server', [
     statuses: ['200', '400', '401', '404', '422', '431'],
   },
   {
+    operationId: 'sendThreadCommand',
+    method: 'post',
+    path: '/threads/{thread_id}/commands',
+    statuses: ['200', '400', '401', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'streamThreadEvents',
+    method: 'post',
+    path: '/threads/{thread_id}/stream/events',
+    statuses: ['200', '400', '401', '413', '415', '422', '431'],
+  },
+  {
+    operationId: 'connectThreadEvents',
+    method: 'get',
+    path: '/threads/{thread_id}/stream/events',
+    statuses: ['101', '400', '401', '403', '422', '426', '431'],
+  },
+  {
     operationId: 'cancelRun',
     method: 'post',
     path: '/threads/{thread_id}/runs/{run_id}/cancel',

@@ -193,10 +193,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           retry: false,
           headers,
         });
-      session = new AgentServerSession(client(recorder.fetch), runId, options.graphId, {
-        allowRuns: options.allowRuns === true,
-        scriptedGraphId: options.scriptedGraphId,
-      });
+      session = new AgentServerSession(
+        client(recorder.fetch),
+        runId,
+        options.graphId,
+        { allowRuns: options.allowRuns === true, scriptedGraphId: options.scriptedGraphId },
+        options.fetch ? undefined : { url: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}) },
+      );
       await runChecks(api, behaviour(api), session, recorder, selection, signal, report);
       const s = session;
       const cleanClient = client(cleaner.fetch);

@@ -2,7 +2,7 @@
 // passes, on both APIs, writes to the control plane and runs (of the echo graph and of the
 // conformance script) included, and the run leaves nothing behind; without leave to run graphs,
 // the run checks are skipped and nothing runs.
-import { createEmulator } from '@agentplane/emulator';
+import { createEmulator, startEmulator } from '@agentplane/emulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/index.js';
 import { CONFORMANCE_GRAPH, CONFORMANCE_GRAPH_ID, runConformance, summaryTable } from '../src/index.js';
@@ -70,6 +70,31 @@ describe('a run against the emulator', () => {
       new Request(`${emulator.controlPlane.url}/v2/deployments`, { headers: { 'X-Api-Key': emulator.defaultApiKey! } }),
     );
     expect(((await deployments.json()) as { resources: unknown[] }).resources).toEqual([]);
+  });
+});
+
+describe('a run against the emulator on a port', () => {
+  it('passes the protocol checks, the WebSocket’s included (in process there is no socket)', async () => {
+    const running = await startEmulator({
+      db: ':memory:',
+      agentServerPort: 0,
+      controlPlanePort: 0,
+      graphs: { agent: { replies: [{ text: '{{input}}' }] } },
+    });
+    try {
+      const report = await runConformance({
+        agentServer: { url: running.agentServerUrl, graphId: 'agent', allowRuns: true },
+        only: ['protocol'],
+      });
+      expect(
+        report.results
+          .filter((result) => result.verdict !== 'pass' && result.verdict !== 'skipped')
+          .map((result) => [result.id, result.findings]),
+      ).toEqual([]);
+      expect(report.results.find((result) => result.id === 'protocol:websocket')?.verdict).toBe('pass');
+    } finally {
+      await running.close();
+    }
   });
 });
 

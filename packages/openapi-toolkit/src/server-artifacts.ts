@@ -85,9 +85,16 @@ export async function writeServerArtifacts(api: string, outDir: string, distDir?
       const response = resolveRef(lean, declared);
       const schema = response?.content?.['application/json']?.schema;
       const eventSchema = response?.content?.['text/event-stream']?.['x-event-schema'];
+      const socket = response?.['x-websocket'];
       responses[status] = {
         validator: schema ? add('check', `${operationId}_${status}`, schema) : null,
         eventValidator: eventSchema ? add('check', `${operationId}_${status}_event`, eventSchema) : null,
+        socketValidators: socket
+          ? {
+              client: add('check', `${operationId}_${status}_client_message`, socket['client-messages']),
+              server: add('check', `${operationId}_${status}_server_message`, socket['server-messages']),
+            }
+          : null,
         headers: Object.keys(response?.headers ?? {}).map((name) => name.toLowerCase()),
         requiredHeaders: Object.entries<any>(response?.headers ?? {})
           .filter(([, header]) => resolveRef(lean, header)?.required)

@@ -55,6 +55,11 @@ export interface ServerOperation {
          * decision S10): an event as `{event, data, id}`, `data` read as JSON.
          */
         readonly eventValidator: string | null;
+        /**
+         * The validators of the messages of a WebSocket the answer (a 101) opens, from its
+         * `x-websocket` (decision S11): what a client sends, what the server sends.
+         */
+        readonly socketValidators: { readonly client: string; readonly server: string } | null;
         /** Every header the response declares, lower-case: what a browser client may need exposed (CORS). */
         readonly headers: readonly string[];
         readonly requiredHeaders: readonly string[];

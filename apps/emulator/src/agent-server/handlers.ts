@@ -1,5 +1,5 @@
 // The agent server API: one handler per operationId of spec/agent-server, gathered from the rooms
-// that own each resource (threads/, runs/, assistants/, store-items/, crons/, system/). The
+// that own each resource (threads/, runs/, assistants/, store-items/, crons/, system/, protocol/). The
 // handler map's type (handler-map.ts) comes from the spec, so a missing or an extra operation is a
 // compile error here. This is the top of agent-server/: it may import every room, and none imports it.
 import { assistantHandlers } from './assistants/assistant-handlers.js';
@@ -9,6 +9,7 @@ import type { CronScheduler } from './crons/cron-scheduler.js';
 import type { CronStore } from './crons/cron-store.js';
 import type { GraphRegistry } from './graphs/scripted-graph.js';
 import type { AgentServerHandlers } from './handler-map.js';
+import type { ThreadProtocol } from './protocol/thread-protocol.js';
 import type { RunEngine } from './runs/run-engine.js';
 import { runHandlers } from './runs/run-handlers.js';
 import type { RunStore } from './runs/run-store.js';
@@ -36,6 +37,8 @@ export interface AgentServerParts {
   items: ItemStore;
   crons: CronStore;
   scheduler: CronScheduler;
+  /** The thread-centric protocol: its commands and event streams. */
+  protocol: ThreadProtocol;
 }
 
 export type AgentServerOptions = ThreadHandlerOptions & RunStreamOptions;
@@ -50,6 +53,7 @@ export function agentServerHandlers(parts: AgentServerParts, options: AgentServe
     ...systemHandlers(),
     ...storeItemHandlers(parts.items),
     ...cronHandlers(parts.crons, parts.scheduler, parts, options),
+    ...parts.protocol.handlers({ heartbeatMs: options.heartbeatMs }),
   };
   return expiringFirst(handlers, () => {
     parts.threads.purgeExpired(now());

@@ -67,6 +67,8 @@ export interface ContractOperation {
   checkResponse(status: number, body: unknown, headers: Record<string, string>): string | null;
   /** Checks one event of a streamed answer (`{event, data, id}`) against the spec: a problem, or null. */
   checkEvent(status: number, event: unknown): string | null;
+  /** Checks a message of the WebSocket an answer (a 101) opens, sent by the client or the server: a problem, or null. */
+  checkSocketMessage(status: number, side: 'client' | 'server', message: unknown): string | null;
 }
 
 export interface ApiContract {
@@ -134,7 +136,12 @@ function buildContract(name: ApiName): ApiContract {
     const responses = new Map(
       Object.entries(op.responses).map(([status, r]) => [
         status,
-        { validator: r.validator, eventValidator: r.eventValidator, requiredHeaders: r.requiredHeaders },
+        {
+          validator: r.validator,
+          eventValidator: r.eventValidator,
+          socketValidators: r.socketValidators,
+          requiredHeaders: r.requiredHeaders,
+        },
       ]),
     );
     return {
@@ -156,6 +163,13 @@ function buildContract(name: ApiName): ApiContract {
         const validate = check(validator);
         if (validate(event)) return null;
         return describeErrors(validate.errors ?? []);
+      },
+      checkSocketMessage(status, side, message) {
+        const validators = responses.get(String(status))?.socketValidators;
+        if (!validators) return `status ${status} of ${op.operationId} opens no WebSocket in the spec`;
+        const validate = check(validators[side]);
+        if (validate(message)) return null;
+        return describeErrors(validate.errors ?? [], side === 'client' ? 'command' : 'message');
       },
       checkResponse(status, body, headers) {
         const entry = responses.get(String(status));
@@ -192,9 +206,9 @@ function buildContract(name: ApiName): ApiContract {
 /** An operation of the generated table, as the generator describes it. */
 type GeneratedOperation = ServerOperation;
 
-/** Ajv's errors in one line, as its errorsText writes them. */
-function describeErrors(errors: ErrorObject[]): string {
-  return errors.map((e) => `response${e.instancePath} ${e.message ?? 'is invalid'}`).join(', ');
+/** Ajv's errors in one line, as its errorsText writes them, of a response (or another subject). */
+function describeErrors(errors: ErrorObject[], subject = 'response'): string {
+  return errors.map((e) => `${subject}${e.instancePath} ${e.message ?? 'is invalid'}`).join(', ');
 }
 
 /** The key the generator gave a union branch: its canonical JSON with references made local. */

@@ -19,6 +19,8 @@ import { checkedStream } from './checked-stream.js';
 import type { AnyHandlers, RawAnswer } from './handler-types.js';
 import { HttpError, validationError } from './http-error.js';
 import { readJsonBody } from './json-body.js';
+import type { SocketSession } from './socket-session.js';
+import { checkedSocket } from './socket-session.js';
 import type { StreamedBody } from './streamed-body.js';
 
 /** A request as the adapters hand it over: its body already read. */
@@ -37,6 +39,8 @@ export interface Exchange {
    * handler that waits, such as waiting for a run, may cancel what it waits for).
    */
   onDisconnect?: (listener: () => void) => void;
+  /** The request asks for a WebSocket (`Upgrade: websocket`) on a transport that can open one. */
+  upgrade?: boolean;
 }
 
 /** An answer as the adapters write it: the body is JSON text, or written while the response is open. */
@@ -45,6 +49,8 @@ export interface Reply {
   headers: Record<string, string>;
   body?: string;
   stream?: StreamedBody;
+  /** A WebSocket to open (a 101); only the node:http adapter's upgrade path asks for one. */
+  socket?: SocketSession;
 }
 
 export interface ApiHandlerOptions<Principal> {
@@ -87,6 +93,13 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
     const body = answer.body instanceof JsonText ? JSON.parse(answer.body.text) : answer.body;
     const problem = operation.checkResponse(answer.status, body, headers);
     if (problem === null) {
+      if (answer.socket) {
+        const report = (problem: string) => options.onContractViolation?.(`${operation.operationId} ${problem}`);
+        return {
+          ...answer,
+          socket: checkedSocket(answer.socket, (message) => operation.checkSocketMessage(answer.status, 'server', message), report),
+        };
+      }
       if (!answer.stream) return answer;
       const status = answer.status;
       const report = (event: string) => options.onContractViolation?.(`${operation.operationId} streamed against the spec: ${event}`);
@@ -166,6 +179,7 @@ export function createApiHandler<Principal>(options: ApiHandlerOptions<Principal
         headers: exchange.headers,
         principal: auth.principal,
         onDisconnect: exchange.onDisconnect ?? ignoreDisconnect,
+        upgradable: exchange.upgrade === true,
       };
       const answered = options.commits.read(() => handler(request));
       if (!(answered instanceof Promise)) return checked(operation, answered);
@@ -233,6 +247,7 @@ function toReply(raw: RawAnswer): Reply {
   const headers: Record<string, string> = {};
   if (raw.headers) for (const name in raw.headers) headers[name] = String(raw.headers[name]);
   if (raw.stream) return { status: raw.status, headers, stream: raw.stream };
+  if (raw.socket) return { status: raw.status, headers, socket: raw.socket };
   if (raw.body === undefined) return { status: raw.status, headers };
   headers['content-type'] = 'application/json';
   return { status: raw.status, headers, body: raw.body instanceof JsonText ? raw.body.text : JSON.stringify(raw.body) };

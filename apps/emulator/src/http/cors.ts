@@ -65,13 +65,18 @@ export function withCors(
   };
 
   const preflights = new WeakSet<Reply>();
+  const refusal = (origin: string): Reply => {
+    // The browser only reports "CORS error"; the status and detail say why to whoever looks.
+    const body = JSON.stringify({ detail: `Origin ${origin} is not allowed: the emulator's cors.origins does not list it.` });
+    const reply: Reply = { status: 403, headers: { 'content-type': 'application/json' }, body };
+    preflights.add(reply);
+    return reply;
+  };
   const preflight = (exchange: Exchange, origin: string): Reply => {
     const headers = headersFor(origin);
     let reply: Reply;
     if (headers === null) {
-      // The browser only reports "CORS error"; the status and detail say why to whoever looks.
-      const body = JSON.stringify({ detail: `Origin ${origin} is not allowed: the emulator's cors.origins does not list it.` });
-      reply = { status: 403, headers: { 'content-type': 'application/json' }, body };
+      reply = refusal(origin);
     } else {
       reply = { status: 204, headers: { ...headers, 'access-control-allow-methods': methods } };
       // Whatever headers the page wants to send are allowed, as the LangGraph server allows them:
@@ -94,6 +99,12 @@ export function withCors(
     const origin = headerOf(exchange, 'origin');
     if (exchange.method === 'OPTIONS' && origin !== undefined && headerOf(exchange, 'access-control-request-method') !== undefined)
       return preflight(exchange, origin);
+    // Browsers apply no CORS to a WebSocket: the handshake itself is refused to a page of another origin.
+    if (exchange.upgrade && origin !== undefined && headersFor(origin) === null) {
+      const refused = refusal(origin);
+      appendVary(refused.headers, 'origin');
+      return refused;
+    }
     const reply = handle(exchange);
     return reply instanceof Promise ? reply.then((later) => decorate(later, origin)) : decorate(reply, origin);
   };

@@ -6,6 +6,7 @@
 
 import type { ApiTable } from '../contract/api-contract.js';
 import type { JsonText } from '../contract/json-text.js';
+import type { SocketSession } from './socket-session.js';
 import type { StreamedBody } from './streamed-body.js';
 
 type JsonBody<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : undefined;
@@ -18,11 +19,13 @@ type DeclaredHeaders<Response> = Response extends { headers: infer Headers }
 /** Whether a response is a stream of server-sent events: its body is written while the response is open. */
 type IsEventStream<Response> = Response extends { content: { 'text/event-stream': unknown } } ? true : false;
 
-type AnswerFor<Status, Response> = { status: Status } & (IsEventStream<Response> extends true
-  ? { stream: StreamedBody; body?: undefined }
-  : JsonBody<Response> extends undefined
-    ? { body?: undefined }
-    : { body: JsonBody<Response> | JsonText<JsonBody<Response>> }) &
+type AnswerFor<Status, Response> = { status: Status } & (Status extends 101
+  ? { socket: SocketSession; body?: undefined }
+  : IsEventStream<Response> extends true
+    ? { stream: StreamedBody; body?: undefined }
+    : JsonBody<Response> extends undefined
+      ? { body?: undefined }
+      : { body: JsonBody<Response> | JsonText<JsonBody<Response>> }) &
   (keyof DeclaredHeaders<Response> extends never
     ? { headers?: Record<string, string> }
     : { headers: DeclaredHeaders<Response> & Record<string, string | number> });
@@ -59,6 +62,8 @@ export interface HandlerRequest<ServerOperation, ClientOperation, Method, Princi
   principal: Principal;
   /** Registers a listener called once if the client goes away before the answer is sent. */
   onDisconnect(listener: () => void): void;
+  /** Whether the request asks for a WebSocket and its transport can open one (node:http; never in process). */
+  upgradable: boolean;
 }
 
 /**
@@ -88,6 +93,7 @@ export type AnyHandlers<Principal> = Record<
     headers: Readonly<Record<string, string | string[] | undefined>>;
     principal: Principal;
     onDisconnect(listener: () => void): void;
+    upgradable: boolean;
   }) => RawAnswer | Promise<RawAnswer>
 >;
 
@@ -98,6 +104,8 @@ export interface RawAnswer {
   body?: unknown;
   /** A body written while the response is open (server-sent events), instead of `body`. */
   stream?: StreamedBody;
+  /** A WebSocket the answer (a 101) opens, instead of `body`. */
+  socket?: SocketSession;
   headers?: Record<string, string | number>;
 }
 

@@ -34,6 +34,8 @@ const UUID = '[0-9a-fA-F-]{36}';
 const RUN_CREATE = new RegExp(`^/(?:threads/(${UUID})/)?runs(?:/(wait|stream))?$`);
 const RUN_JOIN_STREAM = new RegExp(`^/threads/(${UUID})/runs/(${UUID})/stream$`);
 const THREAD_PATH = new RegExp(`^/threads/(${UUID})(?:/|$)`);
+/** A command of the thread-centric protocol: `run.start`, `input.respond` and `state.fork` make runs. */
+const PROTOCOL_COMMAND = new RegExp(`^/threads/(${UUID})/commands$`);
 
 /** The path of a request target, without its query. */
 export const pathOf = (target: string): string => target.split('?')[0]!.replace(/\/+$/, '') || '/';
@@ -47,6 +49,8 @@ export function threadOf(target: string): string | undefined {
 export function runSightingOf(exchange: RecordedExchange): RunSighting | undefined {
   if (exchange.status >= 300) return undefined;
   const path = pathOf(exchange.target);
+  const commanded = exchange.method === 'POST' ? PROTOCOL_COMMAND.exec(path) : null;
+  if (commanded) return commandSightingOf(exchange, commanded[1]!);
   const created = exchange.method === 'POST' ? RUN_CREATE.exec(path) : null;
   const joined = exchange.method === 'GET' ? RUN_JOIN_STREAM.exec(path) : null;
   if (!created && !joined) return undefined;
@@ -75,6 +79,29 @@ export function runSightingOf(exchange: RecordedExchange): RunSighting | undefin
     startedAt: exchange.startedAt,
     events,
   };
+}
+
+/**
+ * A run a protocol command made (its answer names it), with the body a runs API request for the
+ * same run would have had. Its events are the thread's stream's, which this does not read: the run
+ * is recorded from the thread's history, each reply whole.
+ */
+function commandSightingOf(exchange: RecordedExchange, threadId: string): RunSighting | undefined {
+  const command = parseJson(exchange.requestBody) as { method?: unknown; params?: Values } | undefined;
+  const answer = parseJson(Buffer.concat(exchange.responseChunks.map((chunk) => chunk.data))) as
+    | { type?: unknown; result?: { run_id?: unknown } }
+    | undefined;
+  const runId = answer?.type === 'success' ? answer.result?.run_id : undefined;
+  if (typeof runId !== 'string') return undefined;
+  const params = command?.params ?? {};
+  const responses = (Array.isArray(params.responses) ? params.responses : [params]) as { interrupt_id?: string; response?: unknown }[];
+  const body: Values =
+    command?.method === 'input.respond'
+      ? { command: { resume: Object.fromEntries(responses.map((entry) => [entry.interrupt_id, entry.response])) } }
+      : command?.method === 'state.fork'
+        ? { input: params.input ?? null, checkpoint_id: params.checkpoint_id }
+        : { assistant_id: params.assistant_id, input: params.input ?? null };
+  return { runId: runId.toLowerCase(), threadId: threadId.toLowerCase(), body, startedAt: exchange.startedAt, events: [] };
 }
 
 /** The events of a stream's body, read from its chunks as they arrived. */

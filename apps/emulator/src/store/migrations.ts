@@ -306,4 +306,26 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN cancel_reason TEXT;
   ALTER TABLE threads ADD COLUMN ttl_minutes REAL;
   `,
+  // 14: the thread-centric protocol's events (decision E28). A thread joins the protocol when a
+  // command or an event stream first names it (`protocol_threads`); from then on every run of it
+  // writes its events here, each the thread's next `seq`, as the JSON sent to clients, with what a
+  // filter reads (its channel and namespace) and the run it tells of. A thread keeps its last
+  // 10,000; all go with the thread.
+  `
+  CREATE TABLE protocol_threads (
+    thread_id TEXT PRIMARY KEY REFERENCES threads (thread_id) ON DELETE CASCADE
+  ) WITHOUT ROWID;
+  CREATE TABLE protocol_events (
+    thread_id TEXT NOT NULL REFERENCES protocol_threads (thread_id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    run_id TEXT NOT NULL,
+    method TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (thread_id, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX protocol_events_by_run ON protocol_events (thread_id, run_id, seq);
+  `,
 ];

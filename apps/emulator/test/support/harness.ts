@@ -9,6 +9,7 @@ import { createAgentServerClient } from '@agentplane/agent-server';
 import { createControlPlaneClient } from '@agentplane/control-plane';
 import { createValidator, loadBundle } from '@agentplane/openapi-toolkit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import WebSocket from 'ws';
 import type { GraphDefinition } from '../../src/agent-server/graphs/graph-types.js';
 import type { EmulatorConfig } from '../../src/config/config.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator.js';
@@ -218,5 +219,28 @@ export function rawSocketExchange(
     socket.on('close', finish);
     socket.on('error', finish);
     socket.write(bytes);
+  });
+}
+
+/**
+ * A WebSocket handshake with `url` (`http://...`, sent as `ws://...`): 101 and the open socket, or
+ * the status and JSON body the server refused it with.
+ */
+export function socketHandshake(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body?: unknown; socket?: WebSocket }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url.replace(/^http/, 'ws'), { headers });
+    socket.once('open', () => resolve({ status: 101, socket }));
+    socket.once('unexpected-response', (_request, response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+      });
+    });
+    socket.once('error', (error) => reject(error));
   });
 }

@@ -221,6 +221,12 @@ export class RecordModel {
         const refusals = this.updateRefusals(deployment.deployment, body);
         return refusals.length ? { status: 422, refusals } : { status: 200 };
       }
+      // Every command is answered 200: what its method and the thread refuse is an error frame.
+      case 'sendThreadCommand':
+        return { status: 200 };
+      // Over fetch there is no socket to upgrade.
+      case 'connectThreadEvents':
+        return { status: 426 };
       case 'getOauthProvider':
         return { status: this.providers.has(path.provider_id!) ? 200 : 404 };
       case 'getSandboxPool':
@@ -268,6 +274,21 @@ export class RecordModel {
         break;
       case 'deleteRun':
         this.runs.delete(canonical(path.run_id!));
+        break;
+      // A protocol command that started a run: run.start makes its thread, as a run with if_not_exists create does.
+      case 'sendThreadCommand':
+        if (answer?.type === 'success' && typeof answer.result?.run_id === 'string') {
+          const params = request.body.params ?? {};
+          this.applyRun(
+            canonical(path.thread_id!),
+            {
+              assistant_id: params.assistant_id ?? this.threadAssistants.get(canonical(path.thread_id!)),
+              input: params.input,
+              multitask_strategy: params.multitask_strategy ?? params.multitaskStrategy ?? 'enqueue',
+            },
+            answer.result.run_id,
+          );
+        }
         break;
       case 'cancelRun':
         this.cancel([canonical(path.run_id!)], request.query?.action ?? 'interrupt');

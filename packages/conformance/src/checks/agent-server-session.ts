@@ -139,6 +139,8 @@ export class AgentServerSession {
     readonly graphId: string | undefined,
     /** What the run may execute: the run checks' graphs (see AgentServerOptions in run.ts). */
     readonly runs: { allowRuns: boolean; scriptedGraphId: string | undefined } = { allowRuns: false, scriptedGraphId: undefined },
+    /** Where a WebSocket reaches the server: its URL and key; none when the run reaches it through an injected fetch. */
+    readonly socket?: { url: string; apiKey?: string },
   ) {}
 
   /** Whether the server is known to serve this graph: the run's, or the conformance script's. */

@@ -8,6 +8,7 @@ import type { Verify } from '../verify.js';
 import { canonical, show } from '../verify.js';
 import { ASSISTANT_CHECKS } from './agent-server-assistants.js';
 import { CRON_CHECKS } from './agent-server-crons.js';
+import { AGENT_SERVER_PROTOCOL_CHECKS } from './agent-server-protocol.js';
 import { AGENT_SERVER_RUN_CHECKS } from './agent-server-runs.js';
 import type { AgentServerSession } from './agent-server-session.js';
 import {
@@ -958,6 +959,7 @@ export const AGENT_SERVER_CHECKS: Check[] = [
   // Runs (agent-server-runs.ts).
   ...AGENT_SERVER_RUN_CHECKS,
   ...AGENT_SERVER_STREAM_CHECKS,
+  ...AGENT_SERVER_PROTOCOL_CHECKS,
   // The store and crons (agent-server-store.ts, agent-server-crons.ts).
   ...STORE_CHECKS,
   ...CRON_CHECKS,

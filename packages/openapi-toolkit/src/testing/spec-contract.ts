@@ -95,6 +95,30 @@ export function describeSpecContract(api: string, expected: ExpectedOperation[])
             expect(body.content, `${operationId} ${where} declares no body`).toBeUndefined();
             continue;
           }
+          // 101 Switching Protocols opens a WebSocket (decision S11): no body, and `x-websocket`
+          // describes its messages; each example is a conversation whose every message matches.
+          if (where.endsWith('/responses/101')) {
+            expect(body.content, `${operationId} ${where} declares no body`).toBeUndefined();
+            const socket = body['x-websocket'];
+            expect(socket?.['client-messages'], `${operationId} ${where} has x-websocket client-messages`).toBeDefined();
+            expect(socket?.['server-messages'], `${operationId} ${where} has x-websocket server-messages`).toBeDefined();
+            const conversations = Object.entries<any>(socket.examples ?? {});
+            expect(conversations.length, `${operationId} ${where} has named example conversations`).toBeGreaterThan(0);
+            for (const [name, example] of conversations) {
+              const resolved = resolveRef(spec, example);
+              expect(resolved.summary, `${where} example ${name} has a summary`).toBeTruthy();
+              expect(Array.isArray(resolved.value) && resolved.value.length > 0, `${where} example ${name} is a list of messages`).toBe(
+                true,
+              );
+              for (const [i, message] of (resolved.value as Record<string, unknown>[]).entries()) {
+                const side = 'client' in message ? 'client' : 'server';
+                const result = validate(socket[`${side}-messages`], message[side]);
+                expect(result.errors, `${operationId} ${where} example ${name}, message ${i} (${side})`).toBe('');
+              }
+              checked++;
+            }
+            continue;
+          }
           // A stream of Server-Sent Events is the other body (decision S10): its examples are the
           // stream's text, and each of their events must match the media type's x-event-schema.
           const stream = body.content?.['text/event-stream'];

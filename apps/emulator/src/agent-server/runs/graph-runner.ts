@@ -39,6 +39,7 @@ import { platformMetadata } from './platform-metadata.js';
 import type { ResumeAnswers } from './resume-answers.js';
 import { resumeAnswersOf, strictResumeRefusal, waitingInterruptIds } from './resume-answers.js';
 import type { RunEventLog } from './run-events.js';
+import type { RunObserver } from './run-observer.js';
 import type { RunRow, RunStore } from './run-store.js';
 import type { NodeCall } from './stream-modes.js';
 import { namespaceOf, StreamModes, taskMetadata } from './stream-modes.js';
@@ -69,6 +70,8 @@ export interface GraphRun {
   timeScale: number;
   /** The store, for steps that read or write it. */
   store: TaskStore;
+  /** Told everything the run does, whatever it streams (the protocol's events). */
+  observer?: RunObserver | undefined;
 }
 
 /** The run stops here: the thread waits at an interrupt or a breakpoint. */
@@ -187,22 +190,27 @@ export class Execution {
     this.interruptBefore = (run.kwargs.interrupt_before as string[] | '*' | undefined) ?? [];
     this.interruptAfter = (run.kwargs.interrupt_after as string[] | '*' | undefined) ?? [];
     this.recursionLimit = typeof config.recursion_limit === 'number' ? config.recursion_limit : DEFAULT_RECURSION_LIMIT;
-    this.modes = new StreamModes(context.log, (run.kwargs.stream_mode as string[] | undefined) ?? ['values'], {
-      runId: run.run_id,
-      threadId: run.thread_id,
-      attempt: run.attempt,
-      // The graph's callbacks know the run's graph and assistant, on a stateless run too.
-      metadata: {
-        ...((config.metadata as Values | undefined) ?? {}),
-        graph_id: configurable.graph_id,
-        assistant_id: configurable.assistant_id,
+    this.modes = new StreamModes(
+      context.log,
+      (run.kwargs.stream_mode as string[] | undefined) ?? ['values'],
+      {
+        runId: run.run_id,
+        threadId: run.thread_id,
+        attempt: run.attempt,
+        // The graph's callbacks know the run's graph and assistant, on a stateless run too.
+        metadata: {
+          ...((config.metadata as Values | undefined) ?? {}),
+          graph_id: configurable.graph_id,
+          assistant_id: configurable.assistant_id,
+        },
+        temporary: run.kwargs.temporary === true,
+        subgraphs: run.kwargs.subgraphs === true,
+        configurable: Object.fromEntries(Object.entries(configurable).filter(([key]) => !key.startsWith('__'))),
+        recursionLimit: this.recursionLimit,
+        tags: Array.isArray(config.tags) ? (config.tags as string[]) : [],
       },
-      temporary: run.kwargs.temporary === true,
-      subgraphs: run.kwargs.subgraphs === true,
-      configurable: Object.fromEntries(Object.entries(configurable).filter(([key]) => !key.startsWith('__'))),
-      recursionLimit: this.recursionLimit,
-      tags: Array.isArray(config.tags) ? (config.tags as string[]) : [],
-    });
+      context.observer,
+    );
   }
 
   private wroteCheckpoints(): boolean {
@@ -659,7 +667,14 @@ export class Execution {
     resumes: Map<string, unknown[]>,
   ): never {
     const head = frame.head!;
-    const interrupts = new Map(interrupted.map(({ i, interrupts: raised }) => [calls[i]!.node, raised]));
+    // A task no resume answered waits at the interrupt it waited at, under the same ID.
+    const waited = new Map(head.tasks.map((task) => [task.id, task.interrupts ?? []]));
+    const interrupts = new Map(
+      interrupted.map(({ i, interrupts: raised }) => {
+        const before = waited.get(calls[i]!.taskId) ?? [];
+        return [calls[i]!.node, !resumes.has(calls[i]!.taskId) && before.length > 0 ? before : raised];
+      }),
+    );
     const all = [...interrupts.values()].flat();
     this.assertLive();
     this.context.threads.transaction(() => {
@@ -680,7 +695,7 @@ export class Execution {
     // A task that stopped at an interrupt ends with it; one whose subgraph stopped at a breakpoint has not ended.
     for (const { i } of interrupted) {
       const raised = interrupts.get(calls[i]!.node)!;
-      if (raised.length > 0) this.modes.taskFinished(calls[i]!, {}, raised, this.nowIso());
+      if (raised.length > 0) this.modes.taskStopped(calls[i]!, raised, this.nowIso());
     }
     throw new TaskInterruptFrom(all);
   }
@@ -701,7 +716,7 @@ export class Execution {
       );
     }
     // Streamed as LangGraph does: the task ends with no writes, then the run's error event.
-    this.modes.taskFinished(call, {}, [], this.nowIso());
+    this.modes.taskStopped(call, [], this.nowIso());
   }
 
   /** Where a node runs in a frame: the step after the head, and the head's task for it. */

@@ -24,6 +24,7 @@ import type { ThreadRow, ThreadStore } from '../threads/thread-store.js';
 import type { RunOutcome } from './graph-runner.js';
 import { runScriptedGraph } from './graph-runner.js';
 import { RunEvents } from './run-events.js';
+import type { RunEnding, RunObserver } from './run-observer.js';
 import type { RunRow, RunStore } from './run-store.js';
 import { sendWebhook, webhookPayload } from './webhook.js';
 
@@ -61,6 +62,8 @@ export interface RunEngineParts {
   timeScale?: number;
   /** The store a scripted graph's steps read and write. */
   items: ItemStore;
+  /** Who is told everything a run does as it executes, if anyone (the protocol's events of its thread). */
+  observe?: (run: RunRow) => RunObserver | undefined;
 }
 
 /** The events of an ended resumable run stay readable this long (decision E21). */
@@ -70,10 +73,11 @@ type CancelAction = 'interrupt' | 'rollback';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** A run executing now: how to stop it. */
+/** A run executing now: how to stop it, and who is told how it ends. */
 interface Execution {
   runId: string;
   controller: AbortController;
+  observer?: RunObserver | undefined;
 }
 
 export class RunEngine {
@@ -246,6 +250,7 @@ export class RunEngine {
         if (execution?.runId === runId) {
           execution.controller.abort(action);
           this.executing.delete(run.thread_id);
+          execution.observer?.runEnded({ status: 'cancelled' });
         }
         const outcome = this.threadValues(run.thread_id);
         if (action === 'rollback') {
@@ -363,9 +368,13 @@ export class RunEngine {
     this.events.runStarted(run.thread_id, run.run_id, log);
     // Every attempt's events begin with which run and attempt they are, as LangGraph's do.
     log.publish('metadata', { run_id: run.run_id, attempt: run.attempt });
+    const observer = this.parts.observe?.(run);
+    const execution = this.executing.get(run.thread_id);
+    if (execution?.runId === run.run_id) execution.observer = observer;
     const startedAt = this.nowIso();
     let outcome: RunOutcome;
     try {
+      observer?.runStarted();
       // A streamed run lets its first event leave before it computes the rest: node:http sends a
       // chunk only once the current turn ends, and a script without pauses ends in one turn.
       if (log.followed) await new Promise((resolve) => setImmediate(resolve));
@@ -386,6 +395,7 @@ export class RunEngine {
           put: (namespace, key, value, ttl) => this.parts.items.put({ namespace, key, value, ...(ttl === undefined ? {} : { ttl }) }),
           delete: (namespace, key) => this.parts.items.delete(namespace, key),
         },
+        observer,
       });
     } catch (error) {
       if (signal.aborted) return;
@@ -409,6 +419,7 @@ export class RunEngine {
     }
     if (outcome.status === 'error') log.publish('error', outcome.error);
     this.events.end(run.run_id, answer, isResumable(run));
+    observer?.runEnded(endingOf(outcome));
     queueMicrotask(() => this.kick(run.thread_id));
   }
 
@@ -466,6 +477,11 @@ export class ScriptError extends Error {
 }
 
 const isResumable = (run: RunRow): boolean => run.kwargs.resumable === true;
+
+const endingOf = (outcome: RunOutcome): RunEnding =>
+  outcome.status === 'error'
+    ? { status: 'error', error: outcome.error }
+    : { status: 'success', ...(outcome.interrupts ? { interrupts: outcome.interrupts } : {}) };
 
 const graphIdOf = (run: RunRow): string => String(((run.kwargs.config as Values).configurable as Values).graph_id);
 

@@ -36,6 +36,9 @@ import { END } from '../graphs/graph-shape.js';
 import type { RunIdentity } from './platform-metadata.js';
 import { platformMetadata } from './platform-metadata.js';
 import type { RunEventLog } from './run-events.js';
+import type { NodeCall, RunObserver, WrittenCheckpoint } from './run-observer.js';
+
+export type { NodeCall, WrittenCheckpoint } from './run-observer.js';
 
 type Values = Record<string, unknown>;
 
@@ -50,27 +53,6 @@ export interface StreamRunContext extends RunIdentity {
   subgraphs: boolean;
   /** The run's config tags (an assistant's `tags`), which LangGraph adds to every node's. */
   tags: string[];
-}
-
-/** A checkpoint as the runner committed it. */
-export interface WrittenCheckpoint {
-  checkpoint_id: string;
-  parent_checkpoint_id: string | null;
-  created_at: string;
-  values: Values;
-  metadata: Values;
-  next: string[];
-  tasks: { id: string; name: string; path?: unknown[]; interrupts?: unknown[]; checkpoint?: unknown; result?: unknown }[];
-}
-
-/** Where a node runs: the namespace of its graph (empty at the root), its step there, and its task's ID. */
-export interface NodeCall {
-  ns: readonly string[];
-  node: string;
-  step: number;
-  taskId: string;
-  /** The run ID of the node's chain (its events, and the IDs of the messages it makes while messages stream). */
-  runId: string;
 }
 
 /** The namespace of what runs inside a node: its graph's, and `<node>:<task id>`. */
@@ -112,6 +94,8 @@ export class StreamModes {
     private readonly log: RunEventLog,
     modes: readonly string[],
     private readonly context: StreamRunContext,
+    /** Told every happening whatever the modes (the protocol's events of the run). */
+    private readonly observer?: RunObserver,
   ) {
     this.values = modes.includes('values');
     this.updates = modes.includes('updates');
@@ -153,6 +137,7 @@ export class StreamModes {
 
   /** A node's chain starts (`events`), and its task (`tasks`, `debug`). */
   nodeStarted(call: NodeCall, input: Values, now: string): void {
+    this.observer?.nodeStarted(call, input);
     if (this.events)
       this.publishEvent('on_chain_start', call.node, this.nodeTags(call), call.runId, this.nodeMetadata(call, 'langgraph'), { input });
     this.taskStarted(call, input, now);
@@ -160,12 +145,14 @@ export class StreamModes {
 
   /** A subgraph node's graph starts inside its chain (`events`: a `LangGraph` chain named after no node). */
   subgraphStarted(call: NodeCall, subgraphRunId: string, input: Values, checkpointMap: Values): void {
+    this.observer?.subgraphStarted(call);
     this.subgraphFrames.set(namespaceOf(call).join('|'), { call, checkpointMap });
     if (this.events) this.publishEvent('on_chain_start', 'LangGraph', [], subgraphRunId, this.nodeMetadata(call, 'langgraph'), { input });
   }
 
   /** The subgraph's graph ends with its state. */
   subgraphEnded(call: NodeCall, subgraphRunId: string, output: Values, input: Values): void {
+    this.observer?.subgraphEnded(call);
     if (this.events)
       this.publishEvent('on_chain_end', 'LangGraph', [], subgraphRunId, this.nodeMetadata(call, 'langgraph'), { output, input }, true);
   }
@@ -188,6 +175,7 @@ export class StreamModes {
 
   /** The chat model returned its whole reply. */
   modelEnded(call: NodeCall, modelRunId: string, message: Values, values: Values): void {
+    this.observer?.modelEnded(call, message);
     if (!this.events) return;
     this.publishEvent(
       'on_chat_model_end',
@@ -202,6 +190,7 @@ export class StreamModes {
 
   /** A node wrote a value to the stream itself (`config.writer`). */
   customWritten(call: NodeCall, value: unknown): void {
+    this.observer?.customWritten(call, value);
     if (this.custom) this.publishIn('custom', call.ns, value);
   }
 
@@ -261,8 +250,14 @@ export class StreamModes {
     if (this.debug) this.publishIn('debug', call.ns, { step: call.step, type: 'task', timestamp: now, payload: task });
   }
 
+  /** A node's task stopped without writes: at the interrupts it raised, or (none) because it raised an error. */
+  taskStopped(call: NodeCall, interrupts: Interrupt[], now: string): void {
+    this.observer?.taskStopped(call, interrupts);
+    this.taskFinished(call, {}, interrupts, now);
+  }
+
   /** A node's task ended: what it wrote, or the interrupts it stopped at (and wrote nothing). */
-  taskFinished(call: NodeCall, written: Values, interrupts: Interrupt[], now: string): void {
+  private taskFinished(call: NodeCall, written: Values, interrupts: Interrupt[], now: string): void {
     if (!this.tasks && !this.debug) return;
     const result = { id: call.taskId, name: call.node, result: written, interrupts };
     if (this.tasks) this.publishIn('tasks', call.ns, result);
@@ -271,6 +266,7 @@ export class StreamModes {
 
   /** A tool node runs a tool call, which answers (`tools` mode and `events`). */
   toolCalled(node: NodeCall, call: { id?: string | null; name: string; args: unknown }, answer: Values): void {
+    this.observer?.toolCalled(node, call, answer);
     if (this.tools) {
       this.log.publish('tools', { event: 'on_tool_start', toolCallId: call.id, name: call.name, input: JSON.stringify(call.args) });
       this.log.publish('tools', { event: 'on_tool_end', toolCallId: call.id, name: call.name, output: answer });
@@ -346,7 +342,7 @@ export class StreamModes {
 
   /** Whether anyone reads the chunks of a model reply (else the runner need not cut it). */
   get wantsChunks(): boolean {
-    return this.tuples || this.legacyMessages || this.events;
+    return this.tuples || this.legacyMessages || this.events || this.observer !== undefined;
   }
 
   /**
@@ -355,11 +351,12 @@ export class StreamModes {
    * and the state keeps that name.
    */
   get namesNodeMessages(): boolean {
-    return this.tuples || this.legacyMessages;
+    return this.tuples || this.legacyMessages || this.observer !== undefined;
   }
 
   /** The state a run (or, in its namespace, a subgraph) starts from when it goes on without input. */
   startedFrom(values: Values, head: WrittenCheckpoint, ns: readonly string[] = []): void {
+    this.observer?.startedFrom(values, head, ns);
     this.checkpointWritten(ns, head, true);
     if (this.values) this.publishIn('values', ns, values);
     this.completeMessages(ns, values);
@@ -385,6 +382,7 @@ export class StreamModes {
     route: { to: string[]; state: Values } | undefined,
     now: string,
   ): void {
+    this.observer?.nodeEnded(call, written);
     if (this.events) {
       const metadata = this.nodeMetadata(call, 'langgraph');
       if (route) {
@@ -405,6 +403,7 @@ export class StreamModes {
    * (when a task wrote a state key), the messages first seen, the checkpoint.
    */
   stateWritten(ns: readonly string[], values: Values, wroteState: boolean, checkpoint: WrittenCheckpoint): void {
+    this.observer?.stateWritten(ns, values, wroteState, checkpoint);
     // With subgraphs, LangGraph announces each state's checkpoint by reference before the state,
     // unless the full checkpoints are streamed anyway.
     if (wroteState && this.subgraphs && this.values && !this.checkpoints && !this.context.temporary)
@@ -421,12 +420,14 @@ export class StreamModes {
 
   /** The graph at `ns` stops at an interrupt (its interrupts) or a breakpoint (none). */
   interrupted(ns: readonly string[], interrupts: Interrupt[]): void {
+    this.observer?.interrupted(ns, interrupts);
     if (this.updates) this.publishIn('updates', ns, { __interrupt__: interrupts });
     if (this.values) this.publishIn('values', ns, { __interrupt__: interrupts });
   }
 
   /** A chunk of a model's reply in a node. */
   modelChunk(call: NodeCall, chunk: Values): void {
+    this.observer?.modelChunk(call, chunk);
     if (this.events)
       this.publishEvent(
         'on_chat_model_stream',
@@ -452,6 +453,7 @@ export class StreamModes {
 
   /** Messages a node returns whole (not streamed by a model): a tool node's answers, a plain node's messages. */
   nodeMessages(call: NodeCall, messages: Values[]): void {
+    this.observer?.nodeMessages(call, messages);
     if (!this.tuples) return;
     for (const message of messages)
       this.log.publish(this.messagesEventOf(call), [
