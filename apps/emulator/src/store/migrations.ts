@@ -1,5 +1,8 @@
 // Versioned schema of the emulator's database. Each entry moves the file one version up
 // (`PRAGMA user_version`); entries are never edited once released, only appended.
+import type Database from 'better-sqlite3';
+import { convertCheckpointValues } from './checkpoint-values-conversion.js';
+
 export const MIGRATIONS: readonly string[] = [
   // 1: threads, checkpoints, the filter index, deployments, revisions, pools and providers.
   `
@@ -299,4 +302,34 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
   );
   `,
+  // 13: checkpoints store what changed (decision E28). A thread's values are written as items,
+  // each once: an element of a list key (a message), or a whole larger value, numbered per thread
+  // and key in the order first written; a checkpoint's values are a manifest naming its items
+  // (value_refs: ranges of a list's items, one item, or a small value inline), and so is a run's
+  // answer once it names the thread's values (outcome_values, in place of outcome). The values
+  // older emulators stored whole are laid out as items by this migration's data conversion
+  // (checkpoint-values-conversion.ts), which migrate() runs after this SQL, in its transaction.
+  `
+  CREATE TABLE checkpoint_items (
+    thread_id TEXT NOT NULL REFERENCES threads (thread_id) ON DELETE CASCADE,
+    channel TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (thread_id, channel, seq)
+  );
+  ALTER TABLE checkpoints ADD COLUMN value_refs TEXT;
+  ALTER TABLE runs ADD COLUMN outcome_values TEXT;
+  `,
+  // 14: the whole values migration 13 laid out go (the file's pages are zeroed, secure_delete).
+  `
+  ALTER TABLE checkpoints DROP COLUMN "values";
+  `,
 ];
+
+/**
+ * What a migration does that SQL cannot, by the version it brings the file to: run after that
+ * version's SQL, in its transaction.
+ */
+export const DATA_CONVERSIONS: Readonly<Partial<Record<number, (db: Database.Database) => void>>> = {
+  13: convertCheckpointValues,
+};

@@ -605,16 +605,9 @@ export class Execution {
         const parent = this.head;
         threads.transaction(() => {
           alsoWrite?.();
-          threads.addCheckpoint(
-            execution.threadId,
-            parent?.checkpoint_id ?? null,
-            { id, created_at: created, planned },
-            created,
-            parent?.values,
-            {
-              index: false,
-            },
-          );
+          threads.addCheckpoint(execution.threadId, parent, { id, created_at: created, planned }, created, parent?.values, {
+            index: false,
+          });
         });
         execution.unindexed = created;
         return {

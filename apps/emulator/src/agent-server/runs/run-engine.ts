@@ -134,7 +134,7 @@ export class RunEngine {
         thread = created;
       }
       const checkpointId = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
-      if (checkpointId !== undefined && !threads.checkpoint(id, canonicalUuid(checkpointId)))
+      if (checkpointId !== undefined && !threads.hasCheckpoint(id, canonicalUuid(checkpointId)))
         throw new HttpError(404, `Checkpoint ${canonicalUuid(checkpointId)} not found for thread ${id}.`);
 
       const inFlight = runs.inFlightOf(id);
@@ -230,6 +230,7 @@ export class RunEngine {
   cancelRuns(runIds: string[], action: CancelAction): void {
     const { runs, threads } = this.parts;
     const touched = new Set<string>();
+    const rolledBack = new Set<string>();
     runs.transaction(() => {
       for (const runId of runIds) {
         const run = runs.get(runId);
@@ -244,11 +245,14 @@ export class RunEngine {
           threads.deleteCheckpointsOfRun(run.thread_id, runId);
           this.parts.subgraphCheckpoints.deleteOfRun(run.thread_id, runId);
           runs.delete(runId);
-        } else runs.finish(runId, 'interrupted', outcome, this.nowIso());
+          rolledBack.add(run.thread_id);
+        } else runs.finishWithValues(run, 'interrupted', outcome, this.nowIso());
         this.events.end(runId, action === 'rollback' ? this.threadValues(run.thread_id) : outcome, isResumable(run));
         touched.add(run.thread_id);
       }
       for (const threadId of touched) this.settleThread(threadId, 'cancelled');
+      // The items only the rolled-back checkpoints named go with them (decision E28).
+      for (const threadId of rolledBack) threads.collectItems(threadId, runs.answersOf(threadId));
     });
     for (const threadId of touched) queueMicrotask(() => this.kick(threadId));
   }
@@ -269,11 +273,19 @@ export class RunEngine {
   /** Deletes an ended run and the checkpoints it wrote (inside a transaction); false when it is in flight. */
   deleteRun(run: RunRow): boolean {
     if (run.status === 'pending' || run.status === 'running') return false;
-    this.parts.threads.deleteCheckpointsOfRun(run.thread_id, run.run_id);
+    const { threads, runs } = this.parts;
+    threads.deleteCheckpointsOfRun(run.thread_id, run.run_id);
     this.parts.subgraphCheckpoints.deleteOfRun(run.thread_id, run.run_id);
-    this.parts.runs.delete(run.run_id);
+    runs.delete(run.run_id);
+    // The items only its checkpoints and its answer named go with them (decision E28).
+    threads.collectItems(run.thread_id, runs.answersOf(run.thread_id));
     this.events.forget(run.run_id);
     return true;
+  }
+
+  /** The manifests of the answers of a thread's runs, whose items a prune keeps. */
+  answersOf(threadId: string): string[] {
+    return this.parts.runs.answersOf(threadId);
   }
 
   /** The run the thread is executing now, if any. */
@@ -416,8 +428,10 @@ export class RunEngine {
           ? { __interrupt__: outcome.interrupts }
           : outcome.values;
     runs.transaction(() => {
-      if (!runs.get(run.run_id)) return;
-      runs.finish(run.run_id, outcome.status, answer, this.nowIso());
+      if (!runs.exists(run.run_id)) return;
+      // An answer of values names the thread's items rather than copying them (decision E28).
+      if (outcome.status === 'success' && !outcome.interrupts) runs.finishWithValues(run, outcome.status, outcome.values, this.nowIso());
+      else runs.finish(run.run_id, outcome.status, answer, this.nowIso());
       // A stateless run's thread goes with it (and the run's row with the thread).
       if (run.kwargs.temporary === true) threads.delete(run.thread_id);
       else this.settleThread(run.thread_id, outcome.status);

@@ -1,10 +1,15 @@
 // Runs in SQLite (migration 8): each run's row is its whole durable record. Like the thread
 // store, every method runs synchronously on the one connection, inside the caller's transaction
 // when it writes (the commit group makes a request's writes, or a run step's, all or nothing).
+//
+// A run's answer is most often its thread's values, which grow with the conversation: it is
+// stored as a manifest naming the thread's items (`outcome_values`, decision E28), not as a copy
+// of the values, and read back only when asked for (`outcome`), not each time the row is.
 import type { Run, RunStatus, RunWaitResult } from '@agentplane/agent-server';
 import type { CommitGroup } from '../../store/commit-group.js';
 import type { Db } from '../../store/database.js';
 import { LIMIT_OFFSET } from '../../store/sql-page.js';
+import type { ValueItems } from '../threads/value-items.js';
 
 /** A run as stored: the API's Run, with how many times it started and, once ended, its waiters' answer. */
 export interface RunRow extends Run {
@@ -12,12 +17,20 @@ export interface RunRow extends Run {
   outcome: RunWaitResult | null;
 }
 
-type RawRun = Omit<RunRow, 'metadata' | 'kwargs' | 'outcome'> & { metadata: string; kwargs: string; outcome: string | null };
+type RawRun = Omit<RunRow, 'metadata' | 'kwargs' | 'outcome'> & {
+  metadata: string;
+  kwargs: string;
+  outcome: string | null;
+  outcome_values: string | null;
+};
 
 /** The statuses of a run that has not ended. */
 export const IN_FLIGHT: readonly RunStatus[] = ['pending', 'running'];
 
-const COLUMNS = 'run_id, thread_id, assistant_id, created_at, updated_at, status, metadata, kwargs, multitask_strategy, attempt, outcome';
+const COLUMNS =
+  'run_id, thread_id, assistant_id, created_at, updated_at, status, metadata, kwargs, multitask_strategy, attempt, outcome, outcome_values';
+const INSERTED_COLUMNS =
+  'run_id, thread_id, assistant_id, created_at, updated_at, status, metadata, kwargs, multitask_strategy, attempt, outcome';
 
 export class RunStore {
   private readonly statements;
@@ -25,10 +38,13 @@ export class RunStore {
   constructor(
     db: Db,
     private readonly commits: CommitGroup,
+    /** The thread's items, which an answer of values names. */
+    private readonly items: ValueItems,
   ) {
     this.statements = {
-      insert: db.prepare(`INSERT INTO runs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insert: db.prepare(`INSERT INTO runs (${INSERTED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       get: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE run_id = ?`),
+      exists: db.prepare('SELECT 1 FROM runs WHERE run_id = ?').pluck(),
       page: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE thread_id = ? ORDER BY run_id DESC ${LIMIT_OFFSET}`),
       pageWithStatus: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE thread_id = ? AND status = ? ORDER BY run_id DESC ${LIMIT_OFFSET}`),
       inFlightOfThread: db.prepare(
@@ -39,7 +55,9 @@ export class RunStore {
       setStatus: db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?'),
       // Starting does not touch updated_at, as LangGraph's servers leave it.
       start: db.prepare("UPDATE runs SET status = 'running', attempt = attempt + 1 WHERE run_id = ?"),
-      finish: db.prepare('UPDATE runs SET status = ?, updated_at = ?, outcome = ? WHERE run_id = ?'),
+      finish: db.prepare('UPDATE runs SET status = ?, updated_at = ?, outcome = ?, outcome_values = NULL WHERE run_id = ?'),
+      finishWithValues: db.prepare('UPDATE runs SET status = ?, updated_at = ?, outcome = NULL, outcome_values = ? WHERE run_id = ?'),
+      answersOfThread: db.prepare('SELECT outcome_values FROM runs WHERE thread_id = ? AND outcome_values IS NOT NULL').pluck(),
       delete: db.prepare('DELETE FROM runs WHERE run_id = ?'),
       deleteOfAssistant: db.prepare('DELETE FROM runs WHERE assistant_id = ?'),
       cursor: db.prepare('SELECT reply_cursor FROM threads WHERE thread_id = ?').pluck(),
@@ -72,9 +90,13 @@ export class RunStore {
     );
   }
 
+  exists(runId: string): boolean {
+    return this.statements.exists.get(runId) !== undefined;
+  }
+
   get(runId: string): RunRow | undefined {
     const raw = this.statements.get.get(runId) as RawRun | undefined;
-    return raw && parseRun(raw);
+    return raw && this.parse(raw);
   }
 
   /** A page of the thread's runs, newest first. */
@@ -82,21 +104,21 @@ export class RunStore {
     const rows = options.status
       ? this.statements.pageWithStatus.all(threadId, options.status, options.limit, options.offset)
       : this.statements.page.all(threadId, options.limit, options.offset);
-    return (rows as RawRun[]).map(parseRun);
+    return (rows as RawRun[]).map((raw) => this.parse(raw));
   }
 
   /** The thread's runs that have not ended, in the order they run (created_at, which counts after_seconds, then creation). */
   inFlightOf(threadId: string): RunRow[] {
-    return (this.statements.inFlightOfThread.all(threadId) as RawRun[]).map(parseRun);
+    return (this.statements.inFlightOfThread.all(threadId) as RawRun[]).map((raw) => this.parse(raw));
   }
 
   /** Every run that has not ended, in the order they run. */
   inFlight(): RunRow[] {
-    return (this.statements.inFlight.all() as RawRun[]).map(parseRun);
+    return (this.statements.inFlight.all() as RawRun[]).map((raw) => this.parse(raw));
   }
 
   withStatus(status: RunStatus): RunRow[] {
-    return (this.statements.withStatus.all(status) as RawRun[]).map(parseRun);
+    return (this.statements.withStatus.all(status) as RawRun[]).map((raw) => this.parse(raw));
   }
 
   /** Marks a run running, one more attempt. */
@@ -108,9 +130,19 @@ export class RunStore {
     this.statements.setStatus.run(status, now, runId);
   }
 
-  /** Records how a run ended and what its waiters are answered. */
+  /** Records how a run ended and what its waiters are answered: an error, or what it waits at. */
   finish(runId: string, status: RunStatus, outcome: RunWaitResult, now: string): void {
     this.statements.finish.run(status, now, JSON.stringify(outcome), runId);
+  }
+
+  /** Records how a run ended, its waiters answered its thread's values: a manifest of the thread's items. */
+  finishWithValues(run: Pick<RunRow, 'run_id' | 'thread_id'>, status: RunStatus, values: Record<string, unknown>, now: string): void {
+    this.statements.finishWithValues.run(status, now, this.items.answerManifest(run.thread_id, values), run.run_id);
+  }
+
+  /** The manifests of the answers of a thread's runs: the items they name stay while the runs do. */
+  answersOf(threadId: string): string[] {
+    return this.statements.answersOfThread.all(threadId) as string[];
   }
 
   delete(runId: string): boolean {
@@ -130,13 +162,25 @@ export class RunStore {
   setReplyCursor(threadId: string, cursor: number): void {
     this.statements.setCursor.run(cursor, threadId);
   }
-}
 
-function parseRun(raw: RawRun): RunRow {
-  return {
-    ...raw,
-    metadata: JSON.parse(raw.metadata),
-    kwargs: JSON.parse(raw.kwargs),
-    outcome: raw.outcome === null ? null : JSON.parse(raw.outcome),
-  };
+  private parse(raw: RawRun): RunRow {
+    const { outcome, outcome_values: answer, ...rest } = raw;
+    const run: RunRow = {
+      ...rest,
+      metadata: JSON.parse(raw.metadata),
+      kwargs: JSON.parse(raw.kwargs),
+      outcome: outcome === null ? null : JSON.parse(outcome),
+    };
+    if (answer === null) return run;
+    // The thread's values it answered, read from their items the first time they are asked for:
+    // listing or finding a run of a long conversation does not read the conversation.
+    const items = this.items;
+    let read: RunWaitResult | undefined;
+    Object.defineProperty(run, 'outcome', {
+      enumerable: true,
+      configurable: true,
+      get: () => (read ??= items.readAnswer(raw.thread_id, answer) as RunWaitResult),
+    });
+    return run;
+  }
 }

@@ -1,0 +1,352 @@
+// How a checkpoint's values are stored (decision E28): by what changed, not whole. A thread's
+// values are written as items, each once, and a checkpoint keeps a small manifest saying which
+// items make up each key:
+//
+// - a list (a message list, an `append` channel) is one item per element, numbered per thread and
+//   key in the order they were first written, so the manifest of a list that only grew is one
+//   range (`[1, 1200]`) however long it is; a message replaced or removed by ID makes one more
+//   range, not a copy of the list;
+// - any other value larger than INLINE_CHARS is one item; a smaller one, and a short list nobody
+//   appended to yet, is written into the manifest itself.
+//
+// A key whose value is the very same object as in the checkpoint it follows (a merge keeps the
+// untouched keys' values, a reducer keeps the elements it did not change) keeps that checkpoint's
+// items: object identity says "unchanged", because stored values are never modified in place (the
+// latest-checkpoint cache shares them read-only). An element or value not found that way is
+// written as a new item: a value made equal by other means is stored again, which costs bytes,
+// never correctness.
+//
+// Items hold canonical JSON (keys sorted, decision E13), so the values a manifest describes read
+// back as the same text the whole values were stored as before: an object of its keys' texts, a
+// list the texts of its elements. Pure: the items' SQL is agent-server/threads/value-items.ts, and
+// migration 13 (checkpoint-values-conversion.ts) lays out what older emulators stored whole.
+import type { Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { canonicalJson, inCanonicalForm, inCanonicalOrder, setOwn, textHash } from '../shared/canonical-json.js';
+
+type Values = Record<string, unknown>;
+
+/**
+ * Values whose canonical text is at most this long are written into the manifest: an item row
+ * costs its key and index entry (about 90 bytes), more than a number, a status or an ID.
+ */
+export const INLINE_CHARS = 128;
+
+/** An item to write: an element of a list key, or a whole value, under its key (`channel`). */
+export interface NewItem {
+  channel: string;
+  seq: number;
+  text: string;
+}
+
+/** How one key's value is stored. `ranges` are inclusive pairs of item numbers: [first, last, first, last, ...]. */
+export type KeyLayout = { kind: 'inline'; text: string } | { kind: 'item'; seq: number } | { kind: 'list'; ranges: number[] };
+
+/** One key of stored values: where its value is, the value, and what is known of its text. */
+export interface StoredKey {
+  layout: KeyLayout;
+  /** The value as it was given (or read): the object later values are compared with. */
+  source: unknown;
+  /** The value in canonical form: what a read of the stored text gives back. */
+  canonical: unknown;
+  /** The canonical text; a list's without its closing bracket, so that an append adds to it. */
+  text: string;
+  /** SHA-1 state of `text` so far (lists), kept so that an append hashes only what it adds. */
+  hashing?: Hash;
+  hash?: string;
+  /** Whether JSON.stringify writes `canonical` as `text` (no integer-like key out of sorted order, anywhere). */
+  plain?: boolean;
+}
+
+/** A values object as stored: each key in canonical (sorted) order, and the values in canonical form. */
+export interface StoredValues {
+  keys: Map<string, StoredKey>;
+  canonical: Values;
+  /** The thread whose items the layout names (items are numbered per thread). */
+  thread?: string;
+  /** The manifest's text, once asked for. */
+  manifest?: string;
+}
+
+/** A manifest entry: a key and where its value is (inline text, one item, or ranges of items). */
+export type ManifestEntry =
+  | [key: string, kind: 'j', text: string]
+  | [key: string, kind: 'v', seq: number]
+  | [key: string, kind: 'l', ranges: number[]];
+
+/**
+ * Lays `values` out as stored, reusing what `base` (the values of the checkpoint they follow)
+ * stored where they hold the very same objects. `allocate(key)` gives the next item number of a
+ * key; the items to write are added to `items`.
+ */
+export function layOut(
+  values: Values,
+  base: StoredValues | undefined,
+  allocate: (channel: string) => number,
+  items: NewItem[],
+  inlineChars = INLINE_CHARS,
+): StoredValues {
+  const keys = new Map<string, StoredKey>();
+  const canonical: Values = {};
+  for (const key of Object.keys(values).sort()) {
+    const value = values[key];
+    const before = base?.keys.get(key);
+    let stored: StoredKey;
+    if (before && (value === before.source || value === before.canonical)) stored = before;
+    else if (Array.isArray(value)) stored = layOutList(key, value, before, allocate, items, inlineChars);
+    else {
+      const kept = inCanonicalForm(value);
+      const text = canonicalJson(kept);
+      if (text.length <= inlineChars) stored = { layout: { kind: 'inline', text }, source: value, canonical: kept, text };
+      else {
+        const seq = allocate(key);
+        items.push({ channel: key, seq, text });
+        stored = { layout: { kind: 'item', seq }, source: value, canonical: kept, text };
+      }
+    }
+    keys.set(key, stored);
+    // A plain assignment keeps the object fast for V8; only `__proto__` needs defining.
+    if (key === '__proto__') setOwn(canonical, key, stored.canonical);
+    else canonical[key] = stored.canonical;
+  }
+  return { keys, canonical };
+}
+
+/**
+ * A list key: the elements found in the base's list keep their items, the others are new items.
+ * When the list is the base's elements, in order, then more (an append), its text, hash state and
+ * ranges continue the base's; otherwise they are worked out again.
+ */
+function layOutList(
+  channel: string,
+  list: unknown[],
+  before: StoredKey | undefined,
+  allocate: (channel: string) => number,
+  items: NewItem[],
+  inlineChars: number,
+): StoredKey {
+  const reusable = before?.layout.kind === 'list' ? before : undefined;
+  if (!reusable) return freshList(channel, list, allocate, items, inlineChars);
+  const baseSource = reusable.source as unknown[];
+  const baseCanonical = reusable.canonical as unknown[];
+  const baseLength = baseCanonical.length;
+  let positions: Map<unknown, number> | undefined;
+  const canonical = new Array<unknown>(list.length);
+  const seqs = new Array<number>(list.length);
+  const added: string[] = [];
+  let addedPlain = true;
+  let appended = list.length >= baseLength;
+  for (let i = 0; i < list.length; i++) {
+    const element = list[i];
+    let at = -1;
+    if (i < baseLength && (element === baseSource[i] || element === baseCanonical[i])) at = i;
+    else if (i < baseLength || positions !== undefined) {
+      // The list changed within the base's length (a message replaced or removed): its other
+      // elements are found wherever they are. Past it, after a plain prefix, elements are new.
+      positions ??= positionsOf(baseSource, baseCanonical);
+      at = positions.get(element) ?? -1;
+    }
+    if (at >= 0) {
+      if (at !== i || i >= baseLength) appended = false;
+      canonical[i] = baseCanonical[at];
+      seqs[i] = -1 - at; // resolved below, once the base's numbers are needed
+    } else {
+      if (i < baseLength) appended = false;
+      const kept = inCanonicalForm(element);
+      const text = canonicalJson(kept);
+      const seq = allocate(channel);
+      items.push({ channel, seq, text });
+      canonical[i] = kept;
+      seqs[i] = seq;
+      added.push(text);
+      if (addedPlain && !inCanonicalOrder(kept)) addedPlain = false;
+    }
+  }
+  const stored: StoredKey = { layout: { kind: 'list', ranges: [] }, source: list, canonical, text: '' };
+  if (appended) {
+    // The base's ranges, then the new items' numbers (consecutive, as allocated).
+    const ranges = [...(reusable.layout as { ranges: number[] }).ranges];
+    for (let i = baseLength; i < list.length; i++) extendRanges(ranges, seqs[i]!);
+    stored.layout = { kind: 'list', ranges };
+    const more = added.join(',');
+    stored.text = added.length === 0 ? reusable.text : `${reusable.text}${baseLength === 0 ? '' : ','}${more}`;
+    if (reusable.hashing)
+      stored.hashing = added.length === 0 ? reusable.hashing : reusable.hashing.copy().update(`${baseLength === 0 ? '' : ','}${more}`);
+    if (added.length === 0 && reusable.hash !== undefined) stored.hash = reusable.hash;
+    if (reusable.plain !== undefined) stored.plain = reusable.plain && addedPlain;
+    return stored;
+  }
+  const baseSeqs = expandRanges((reusable.layout as { ranges: number[] }).ranges);
+  const ranges: number[] = [];
+  for (let i = 0; i < seqs.length; i++) {
+    const seq = seqs[i]!;
+    extendRanges(ranges, seq < 0 ? baseSeqs[-1 - seq]! : seq);
+  }
+  stored.layout = { kind: 'list', ranges };
+  stored.text = openListText(canonical);
+  return stored;
+}
+
+/** A list with no stored list before it: inline when short, else an item per element. */
+function freshList(
+  channel: string,
+  list: unknown[],
+  allocate: (channel: string) => number,
+  items: NewItem[],
+  inlineChars: number,
+): StoredKey {
+  const canonical = list.map(inCanonicalForm);
+  const texts = canonical.map(canonicalJson);
+  const open = `[${texts.join(',')}`;
+  if (open.length + 1 <= inlineChars) return { layout: { kind: 'inline', text: `${open}]` }, source: list, canonical, text: `${open}]` };
+  const ranges: number[] = [];
+  for (const text of texts) {
+    const seq = allocate(channel);
+    items.push({ channel, seq, text });
+    extendRanges(ranges, seq);
+  }
+  return { layout: { kind: 'list', ranges }, source: list, canonical, text: open };
+}
+
+function positionsOf(source: readonly unknown[], canonical: readonly unknown[]): Map<unknown, number> {
+  const positions = new Map<unknown, number>();
+  // The first occurrence wins: a list holding an element twice keeps both at the first's item.
+  for (let i = canonical.length - 1; i >= 0; i--) {
+    positions.set(source[i], i);
+    positions.set(canonical[i], i);
+  }
+  return positions;
+}
+
+/** The ranges of a list of item numbers. */
+export function rangesOf(seqs: readonly number[]): number[] {
+  const ranges: number[] = [];
+  for (const seq of seqs) extendRanges(ranges, seq);
+  return ranges;
+}
+
+/** Appends item `seq` to `ranges`, extending the last range when it follows it. */
+function extendRanges(ranges: number[], seq: number): void {
+  const last = ranges.length - 1;
+  if (last > 0 && ranges[last] === seq - 1) ranges[last] = seq;
+  else ranges.push(seq, seq);
+}
+
+/** Every item number the ranges hold, in order. */
+export function expandRanges(ranges: readonly number[]): number[] {
+  const seqs: number[] = [];
+  for (let i = 0; i < ranges.length; i += 2) for (let seq = ranges[i]!; seq <= ranges[i + 1]!; seq++) seqs.push(seq);
+  return seqs;
+}
+
+/** A list's canonical text without its closing bracket. */
+function openListText(canonical: readonly unknown[]): string {
+  return `[${canonical.map(canonicalJson).join(',')}`;
+}
+
+/** The canonical text of a stored key's value. */
+export function keyText(stored: StoredKey): string {
+  return stored.layout.kind === 'list' ? `${stored.text}]` : stored.text;
+}
+
+/** The key's value hash (shared/canonical-json.ts's valueHash), a list's continued from its last append. */
+export function keyHash(stored: StoredKey): string {
+  if (stored.hash !== undefined) return stored.hash;
+  if (stored.layout.kind !== 'list') {
+    stored.hash = textHash(stored.text);
+    return stored.hash;
+  }
+  stored.hashing ??= createHash('sha1').update(stored.text);
+  stored.hash = stored.hashing.copy().update(']').digest('base64url');
+  return stored.hash;
+}
+
+/** Whether JSON.stringify of the key's canonical value writes its canonical text. */
+export function isPlain(stored: StoredKey): boolean {
+  stored.plain ??= inCanonicalOrder(stored.canonical);
+  return stored.plain;
+}
+
+/** The manifest of stored values, in their (canonical) key order. */
+export function manifestOf(stored: StoredValues): string {
+  stored.manifest ??= JSON.stringify([...stored.keys].map(([key, value]) => entryOf(key, value)));
+  return stored.manifest;
+}
+
+function entryOf(key: string, stored: StoredKey): ManifestEntry {
+  const { layout } = stored;
+  if (layout.kind === 'inline') return [key, 'j', layout.text];
+  if (layout.kind === 'item') return [key, 'v', layout.seq];
+  return [key, 'l', layout.ranges];
+}
+
+/**
+ * The manifest of a run's answer, `values` as its waiters were answered (JSON.stringify's key
+ * order and text): a key whose value is the stored canonical value, and which JSON.stringify
+ * writes as its canonical text, points at the stored items; any other is written out.
+ */
+export function answerManifestOf(values: Values, stored: StoredValues | undefined): string {
+  const entries: ManifestEntry[] = [];
+  for (const key of Object.keys(values)) {
+    const value = values[key];
+    // JSON.stringify leaves out what JSON cannot hold.
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    const known = stored?.keys.get(key);
+    if (known && sameAsStored(value, known) && isPlain(known)) entries.push(entryOf(key, known));
+    else entries.push([key, 'j', JSON.stringify(value)]);
+  }
+  return JSON.stringify(entries);
+}
+
+/** Whether `value` is the key's stored canonical value, or a list of its very elements. */
+function sameAsStored(value: unknown, stored: StoredKey): boolean {
+  if (value === stored.canonical) return true;
+  if (stored.layout.kind !== 'list' || !Array.isArray(value)) return false;
+  const canonical = stored.canonical as unknown[];
+  if (value.length !== canonical.length) return false;
+  for (let i = 0; i < value.length; i++) if (value[i] !== canonical[i]) return false;
+  return true;
+}
+
+/** A manifest's entries, checked to be what manifestOf and answerManifestOf write. */
+export function parseManifest(text: string): ManifestEntry[] {
+  const entries = JSON.parse(text) as unknown;
+  if (!Array.isArray(entries) || !entries.every(isEntry)) throw new Error(`not a stored values manifest: ${text.slice(0, 200)}`);
+  return entries;
+}
+
+function isEntry(entry: unknown): entry is ManifestEntry {
+  if (!Array.isArray(entry) || entry.length !== 3 || typeof entry[0] !== 'string') return false;
+  const [, kind, where] = entry;
+  if (kind === 'j') return typeof where === 'string';
+  if (kind === 'v') return Number.isInteger(where);
+  return kind === 'l' && Array.isArray(where) && where.length % 2 === 0 && where.every(Number.isInteger);
+}
+
+/**
+ * The stored values a read rebuilt: each entry's text (`texts`, a list's without its closing
+ * bracket) and the values parsed from them, which are both the source and the canonical form.
+ */
+export function storedFromRead(entries: readonly ManifestEntry[], texts: readonly string[], values: Values): StoredValues {
+  const keys = new Map<string, StoredKey>();
+  for (const [i, [key, kind, where]] of entries.entries()) {
+    const value = values[key];
+    const layout: KeyLayout =
+      kind === 'j' ? { kind: 'inline', text: where } : kind === 'v' ? { kind: 'item', seq: where } : { kind: 'list', ranges: where };
+    keys.set(key, { layout, source: value, canonical: value, text: texts[i]! });
+  }
+  return { keys, canonical: values };
+}
+
+/** The whole text of values from their entries' texts (a list's without its closing bracket), in entry order. */
+export function valuesText(entries: readonly ManifestEntry[], texts: readonly string[]): string {
+  const parts = entries.map(([key, kind], i) => `${JSON.stringify(key)}:${texts[i]}${kind === 'l' ? ']' : ''}`);
+  return `{${parts.join(',')}}`;
+}
+
+/** The characters the values' canonical text takes (what the latest-checkpoint cache counts). */
+export function storedChars(stored: StoredValues): number {
+  let chars = 2;
+  for (const [key, value] of stored.keys) chars += key.length + 4 + value.text.length;
+  return chars;
+}
