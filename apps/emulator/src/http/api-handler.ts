@@ -39,11 +39,13 @@ export interface Exchange {
   onDisconnect?: (listener: () => void) => void;
 }
 
-/** An answer as the adapters write it: the body is JSON text, or written while the response is open. */
+/** An answer as the adapters write it: the body is JSON text (or its UTF-8 bytes in parts), or written while the response is open. */
 export interface Reply {
   status: number;
   headers: Record<string, string>;
   body?: string;
+  /** The body's bytes, in parts written one after the other (a JsonText given as bytes). */
+  bytes?: readonly Uint8Array[];
   stream?: StreamedBody;
 }
 
@@ -217,6 +219,7 @@ function toReply(raw: RawAnswer): Reply {
   if (raw.stream) return { status: raw.status, headers, stream: raw.stream };
   if (raw.body === undefined) return { status: raw.status, headers };
   headers['content-type'] = 'application/json';
+  if (raw.body instanceof JsonText && raw.body.bytes) return { status: raw.status, headers, bytes: raw.body.bytes };
   return { status: raw.status, headers, body: raw.body instanceof JsonText ? raw.body.text : JSON.stringify(raw.body) };
 }
 

@@ -324,6 +324,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE checkpoints DROP COLUMN "values";
   `,
+  // 15: a thread's runs that have not ended, in the order they run, from an index of those runs
+  // only. runs_by_thread walked every run the thread ever had to find them, several times per
+  // run: on a thread with a thousand runs behind it, a new run's cost grew with them.
+  `
+  CREATE INDEX runs_in_flight_by_thread ON runs (thread_id, created_at, run_id) WHERE status IN ('pending', 'running');
+  `,
 ];
 
 /**

@@ -23,6 +23,7 @@
 import type { Hash } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { canonicalJson, inCanonicalForm, inCanonicalOrder, setOwn, textHash } from '../shared/canonical-json.js';
+import { GrowingBytes } from './growing-bytes.js';
 
 type Values = Record<string, unknown>;
 
@@ -56,6 +57,8 @@ export interface StoredKey {
   hash?: string;
   /** Whether JSON.stringify writes `canonical` as `text` (no integer-like key out of sorted order, anywhere). */
   plain?: boolean;
+  /** A list's `text` as UTF-8 bytes, once a run answered with it: an append adds to them in place. */
+  bytes?: GrowingBytes;
 }
 
 /** A values object as stored: each key in canonical (sorted) order, and the values in canonical form. */
@@ -170,8 +173,9 @@ function layOutList(
     stored.layout = { kind: 'list', ranges };
     const more = added.join(',');
     stored.text = added.length === 0 ? reusable.text : `${reusable.text}${baseLength === 0 ? '' : ','}${more}`;
-    if (reusable.hashing)
-      stored.hashing = added.length === 0 ? reusable.hashing : reusable.hashing.copy().update(`${baseLength === 0 ? '' : ','}${more}`);
+    const appendedText = `${baseLength === 0 ? '' : ','}${more}`;
+    if (reusable.hashing) stored.hashing = added.length === 0 ? reusable.hashing : reusable.hashing.copy().update(appendedText);
+    if (reusable.bytes) stored.bytes = added.length === 0 ? reusable.bytes : reusable.bytes.append(appendedText);
     if (added.length === 0 && reusable.hash !== undefined) stored.hash = reusable.hash;
     if (reusable.plain !== undefined) stored.plain = reusable.plain && addedPlain;
     return stored;
@@ -286,16 +290,49 @@ function entryOf(key: string, stored: StoredKey): ManifestEntry {
  * writes as its canonical text, points at the stored items; any other is written out.
  */
 export function answerManifestOf(values: Values, stored: StoredValues | undefined): string {
-  const entries: ManifestEntry[] = [];
+  return JSON.stringify(
+    answerParts(values, stored, (key, known, value) => (known ? entryOf(key, known) : [key, 'j', JSON.stringify(value)])),
+  );
+}
+
+/**
+ * The UTF-8 bytes of JSON.stringify(values), in parts: a key that holds the values as stored (as
+ * answerManifestOf names them) is written from its stored text, and a list's from its bytes, kept
+ * and grown in place from one answer to the next (growing-bytes.ts), so that the conversation a
+ * long thread's answer repeats is neither serialised nor copied again.
+ */
+export function answerBytesOf(values: Values, stored: StoredValues | undefined): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let pending = '{';
+  let first = true;
+  answerParts(values, stored, (key, known, value) => {
+    pending += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (known?.layout.kind === 'list') {
+      known.bytes ??= GrowingBytes.of(known.text);
+      parts.push(Buffer.from(pending), known.bytes.view);
+      pending = ']';
+    } else pending += known ? known.text : JSON.stringify(value);
+  });
+  parts.push(Buffer.from(`${pending}}`));
+  return parts;
+}
+
+/** Each key JSON.stringify writes of `values`, with its stored key where it holds that value as stored, in its text. */
+function answerParts<Part>(
+  values: Values,
+  stored: StoredValues | undefined,
+  part: (key: string, known: StoredKey | undefined, value: unknown) => Part,
+): Part[] {
+  const parts: Part[] = [];
   for (const key of Object.keys(values)) {
     const value = values[key];
     // JSON.stringify leaves out what JSON cannot hold.
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
     const known = stored?.keys.get(key);
-    if (known && sameAsStored(value, known) && isPlain(known)) entries.push(entryOf(key, known));
-    else entries.push([key, 'j', JSON.stringify(value)]);
+    parts.push(part(key, known && sameAsStored(value, known) && isPlain(known) ? known : undefined, value));
   }
-  return JSON.stringify(entries);
+  return parts;
 }
 
 /** Whether `value` is the key's stored canonical value, or a list of its very elements. */
@@ -347,6 +384,7 @@ export function valuesText(entries: readonly ManifestEntry[], texts: readonly st
 /** The characters the values' canonical text takes (what the latest-checkpoint cache counts). */
 export function storedChars(stored: StoredValues): number {
   let chars = 2;
-  for (const [key, value] of stored.keys) chars += key.length + 4 + value.text.length;
+  // Bytes kept for answers count too: the cache's budget is the memory the values hold.
+  for (const [key, value] of stored.keys) chars += key.length + 4 + value.text.length + (value.bytes?.capacity ?? 0);
   return chars;
 }

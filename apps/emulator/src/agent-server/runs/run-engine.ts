@@ -23,6 +23,7 @@ import type { SubgraphCheckpoints } from '../threads/subgraph-checkpoints.js';
 import type { ThreadRow, ThreadStore } from '../threads/thread-store.js';
 import type { RunOutcome } from './graph-runner.js';
 import { runScriptedGraph } from './graph-runner.js';
+import type { RunAnswer } from './run-events.js';
 import { RunEvents } from './run-events.js';
 import type { RunRow, RunStore } from './run-store.js';
 import { sendWebhook, webhookPayload } from './webhook.js';
@@ -210,7 +211,7 @@ export class RunEngine {
   }
 
   /** The run's answer to waiters once it ends: at once from its row when it has, else when it does. */
-  outcome(run: RunRow): Promise<RunWaitResult> {
+  outcome(run: RunRow): Promise<RunAnswer> {
     if (run.outcome) return Promise.resolve(run.outcome);
     if (!this.events.get(run.run_id)) {
       // Not followed yet: ended since it was read, or still to end (its log starts now).
@@ -417,21 +418,20 @@ export class RunEngine {
   }
 
   /** Records how a run ended, settles its thread (or deletes a stateless run's), and answers what waiters get. */
-  private finish(run: RunRow, outcome: RunOutcome): RunWaitResult {
+  private finish(run: RunRow, outcome: RunOutcome): RunAnswer {
     const { runs, threads } = this.parts;
     // A run that stopped at an interrupt or a breakpoint answers what it waits at, as LangGraph's
-    // last `values` event has it: `{"__interrupt__": [...]}` (empty at a breakpoint).
-    const answer: RunWaitResult =
-      outcome.status === 'error'
-        ? { __error__: outcome.error }
-        : outcome.interrupts
-          ? { __interrupt__: outcome.interrupts }
-          : outcome.values;
+    // last `values` event has it: `{"__interrupt__": [...]}` (empty at a breakpoint). One that
+    // ended answers its thread's values: their JSON text joined from the stored items' texts, and
+    // stored as a manifest naming those items rather than a copy of them (decision E28).
+    const waitsOrFailed: RunWaitResult | undefined =
+      outcome.status === 'error' ? { __error__: outcome.error } : outcome.interrupts ? { __interrupt__: outcome.interrupts } : undefined;
+    const answer: RunAnswer =
+      waitsOrFailed ?? threads.items.answer<RunWaitResult>(run.thread_id, outcome.status === 'success' ? outcome.values : {});
     runs.transaction(() => {
       if (!runs.exists(run.run_id)) return;
-      // An answer of values names the thread's items rather than copying them (decision E28).
-      if (outcome.status === 'success' && !outcome.interrupts) runs.finishWithValues(run, outcome.status, outcome.values, this.nowIso());
-      else runs.finish(run.run_id, outcome.status, answer, this.nowIso());
+      if (waitsOrFailed) runs.finish(run.run_id, outcome.status, waitsOrFailed, this.nowIso());
+      else if (outcome.status === 'success') runs.finishWithValues(run, outcome.status, outcome.values, this.nowIso());
       // A stateless run's thread goes with it (and the run's row with the thread).
       if (run.kwargs.temporary === true) threads.delete(run.thread_id);
       else this.settleThread(run.thread_id, outcome.status);

@@ -10,11 +10,12 @@ import type { CommitGroup } from '../../store/commit-group.js';
 import type { Db } from '../../store/database.js';
 import { LIMIT_OFFSET } from '../../store/sql-page.js';
 import type { ValueItems } from '../threads/value-items.js';
+import type { RunAnswer } from './run-events.js';
 
 /** A run as stored: the API's Run, with how many times it started and, once ended, its waiters' answer. */
 export interface RunRow extends Run {
   attempt: number;
-  outcome: RunWaitResult | null;
+  outcome: RunAnswer | null;
 }
 
 type RawRun = Omit<RunRow, 'metadata' | 'kwargs' | 'outcome'> & {
@@ -172,14 +173,14 @@ export class RunStore {
       outcome: outcome === null ? null : JSON.parse(outcome),
     };
     if (answer === null) return run;
-    // The thread's values it answered, read from their items the first time they are asked for:
-    // listing or finding a run of a long conversation does not read the conversation.
+    // The thread's values it answered, read from their items (as the answer's JSON text) the first
+    // time they are asked for: listing or finding a run of a long conversation does not read it.
     const items = this.items;
-    let read: RunWaitResult | undefined;
+    let read: RunAnswer | undefined;
     Object.defineProperty(run, 'outcome', {
       enumerable: true,
       configurable: true,
-      get: () => (read ??= items.readAnswer(raw.thread_id, answer) as RunWaitResult),
+      get: () => (read ??= items.readAnswer<RunWaitResult>(raw.thread_id, answer)),
     });
     return run;
   }

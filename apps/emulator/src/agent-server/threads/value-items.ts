@@ -10,10 +10,20 @@
 // the same items. Layouts name items by number within their thread: one is only reused for
 // the thread it was made for.
 
+import { JsonText } from '../../contract/json-text.js';
 import { valueHash } from '../../shared/canonical-json.js';
 import type { Db } from '../../store/database.js';
 import type { ManifestEntry, NewItem, StoredValues } from '../../store/stored-values.js';
-import { answerManifestOf, keyHash, layOut, manifestOf, parseManifest, storedFromRead, valuesText } from '../../store/stored-values.js';
+import {
+  answerBytesOf,
+  answerManifestOf,
+  keyHash,
+  layOut,
+  manifestOf,
+  parseManifest,
+  storedFromRead,
+  valuesText,
+} from '../../store/stored-values.js';
 
 type Values = Record<string, unknown>;
 
@@ -84,15 +94,20 @@ export class ValueItems {
     return answerManifestOf(values, known?.thread === threadId ? known : undefined);
   }
 
-  /** A run's answer from its manifest, as its waiters got it. */
-  readAnswer(threadId: string, manifest: string): Values {
+  /**
+   * A run's answer of `values`, as JSON text: JSON.stringify's, in UTF-8 bytes written from the
+   * stored texts (and a list's kept bytes) of the keys that hold the thread's values as stored.
+   */
+  answer<Body>(threadId: string, values: Values): JsonText<Body> {
+    const known = this.known.get(values);
+    return new JsonText(answerBytesOf(values, known?.thread === threadId ? known : undefined));
+  }
+
+  /** A run's answer from its manifest, as its waiters got it: its JSON text. */
+  readAnswer<Body>(threadId: string, manifest: string): JsonText<Body> {
     const entries = parseManifest(manifest);
-    return JSON.parse(
-      valuesText(
-        entries,
-        entries.map((entry) => this.entryText(threadId, entry)),
-      ),
-    ) as Values;
+    const texts = entries.map((entry) => this.entryText(threadId, entry));
+    return new JsonText(flat(valuesText(entries, texts)));
   }
 
   /** The value hash of `values[key]` (the filter-key index's), continued from its layout when the store knows it. */
@@ -169,4 +184,15 @@ export class ValueItems {
 
 function missingItems(threadId: string, channel: string, first: number, last: number): Error {
   return new Error(`thread ${threadId}: the stored items ${first}-${last} of "${channel}" are missing`);
+}
+
+/**
+ * `text`, made flat. V8 keeps a string built by concatenation as a tree of its parts (a list's
+ * text grows by one append per checkpoint); measuring its UTF-8 length and writing it to a socket
+ * then walk that tree a character at a time, 11 ms for 600 KB here, where a flat string is copied
+ * in 0.2 ms. Reading a character of a tree makes V8 flatten it, once, into one copy.
+ */
+function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
