@@ -11,7 +11,7 @@ import { canonicalJson, valueHash } from '../src/shared/canonical-json.js';
 import { migrate } from '../src/store/database.js';
 import { GrowingBytes } from '../src/store/growing-bytes.js';
 import type { NewItem } from '../src/store/stored-values.js';
-import { answerBytesOf, keyHash, layOut } from '../src/store/stored-values.js';
+import { answerOf, keyHash, layOut } from '../src/store/stored-values.js';
 
 type Values = Record<string, unknown>;
 
@@ -66,7 +66,7 @@ function itemsDatabase(): { items: ValueItems; threadId: string; db: Database.Da
   return { items: new ValueItems(db), threadId, db };
 }
 
-const answerText = (parts: Uint8Array[]) => Buffer.concat(parts).toString('utf8');
+const answerText = (answer: string | Uint8Array[]) => (typeof answer === 'string' ? answer : Buffer.concat(answer).toString('utf8'));
 
 describe('stored values', () => {
   it('read back as their canonical text, answer as JSON.stringify, and hash as the filter index, along any chain of changes', () => {
@@ -82,7 +82,9 @@ describe('stored values', () => {
             const stored = items.write(threadId, current, step ? base : undefined);
             manifest = items.manifest(stored);
             expect(canonicalJson(items.read(threadId, manifest))).toBe(canonicalJson(current));
-            expect(answerText(answerBytesOf(current, stored))).toBe(JSON.stringify(current));
+            // As one string, and as bytes (what a long list's answer is), kept from one answer to the next.
+            expect(answerText(answerOf(current, stored))).toBe(JSON.stringify(current));
+            expect(answerText(answerOf(current, stored, 0))).toBe(JSON.stringify(current));
             // And the answer read back from its manifest.
             expect(items.readAnswer(threadId, items.answerManifest(threadId, current)).text).toBe(JSON.stringify(current));
             for (const k of Object.keys(current)) expect(keyHash(stored.keys.get(k)!)).toBe(valueHash(current[k]));
@@ -99,12 +101,13 @@ describe('stored values', () => {
     const items: NewItem[] = [];
     let seq = 0;
     const allocate = () => ++seq;
-    const message = (i: number) => ({ content: `message ${i}`.padEnd(150, '.'), id: `m-${i}`, type: 'human' });
-    let list = [message(0), message(1)];
+    // Long enough that the answer is written from the list's kept bytes.
+    const message = (i: number) => ({ content: `message ${i}`.padEnd(2000, '.'), id: `m-${i}`, type: 'human' });
+    let list = Array.from({ length: 40 }, (_, i) => message(i));
     let stored = layOut({ messages: list }, undefined, allocate, items);
     keyHash(stored.keys.get('messages')!);
-    answerBytesOf({ messages: list }, stored);
-    for (let i = 2; i < 40; i++) {
+    answerOf({ messages: list }, stored);
+    for (let i = 40; i < 80; i++) {
       list = [...list, message(i)];
       items.length = 0;
       stored = layOut({ messages: list }, stored, allocate, items);
@@ -115,7 +118,7 @@ describe('stored values', () => {
       expect(messages.hashing).toBeDefined();
       expect(messages.bytes).toBeDefined();
       expect(keyHash(messages)).toBe(valueHash(list));
-      expect(answerText(answerBytesOf({ messages: list }, stored))).toBe(JSON.stringify({ messages: list }));
+      expect(answerText(answerOf({ messages: list }, stored))).toBe(JSON.stringify({ messages: list }));
     }
   });
 

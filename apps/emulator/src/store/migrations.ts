@@ -326,8 +326,12 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 15: a thread's runs that have not ended, in the order they run, from an index of those runs
   // only. runs_by_thread walked every run the thread ever had to find them, several times per
-  // run: on a thread with a thousand runs behind it, a new run's cost grew with them.
+  // run: on a thread with a thousand runs behind it, a new run's cost grew with them. It replaces
+  // runs_in_flight, keyed by status alone: every run passes through these indexes (in when made,
+  // out when ended), and each one is a page more per commit; start-up reads all in-flight runs
+  // from this one, as few as they are.
   `
+  DROP INDEX runs_in_flight;
   CREATE INDEX runs_in_flight_by_thread ON runs (thread_id, created_at, run_id) WHERE status IN ('pending', 'running');
   `,
 ];

@@ -295,27 +295,44 @@ export function answerManifestOf(values: Values, stored: StoredValues | undefine
   );
 }
 
+/** From this many characters on, a list's text is answered from its kept bytes; below it, joined into the answer's string. */
+const BYTES_FROM_CHARS = 64 * 1024;
+
 /**
- * The UTF-8 bytes of JSON.stringify(values), in parts: a key that holds the values as stored (as
- * answerManifestOf names them) is written from its stored text, and a list's from its bytes, kept
- * and grown in place from one answer to the next (growing-bytes.ts), so that the conversation a
- * long thread's answer repeats is neither serialised nor copied again.
+ * JSON.stringify(values), written from the stored texts of the keys that hold the values as stored
+ * (as answerManifestOf names them): a string, or, once a list's text is long, UTF-8 bytes in parts,
+ * the list's from its bytes kept and grown in place from one answer to the next (growing-bytes.ts).
+ * Either way the conversation a long thread's answer repeats is neither serialised nor copied again.
  */
-export function answerBytesOf(values: Values, stored: StoredValues | undefined): Uint8Array[] {
-  const parts: Uint8Array[] = [];
+export function answerOf(values: Values, stored: StoredValues | undefined, bytesFromChars = BYTES_FROM_CHARS): string | Uint8Array[] {
+  const parts: (string | Uint8Array)[] = [];
   let pending = '{';
   let first = true;
+  let bytes = false;
   answerParts(values, stored, (key, known, value) => {
     pending += `${first ? '' : ','}${JSON.stringify(key)}:`;
     first = false;
-    if (known?.layout.kind === 'list') {
+    if (known?.layout.kind === 'list' && (known.bytes || known.text.length >= bytesFromChars)) {
       known.bytes ??= GrowingBytes.of(known.text);
-      parts.push(Buffer.from(pending), known.bytes.view);
+      parts.push(pending, known.bytes.view);
       pending = ']';
-    } else pending += known ? known.text : JSON.stringify(value);
+      bytes = true;
+    } else pending += known ? keyText(known) : JSON.stringify(value);
   });
-  parts.push(Buffer.from(`${pending}}`));
-  return parts;
+  parts.push(`${pending}}`);
+  if (bytes) return parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
+  return flat(parts.join(''));
+}
+
+/**
+ * `text`, made flat. V8 keeps a string built by concatenation as a tree of its parts (a list's
+ * text grows by one append per checkpoint); measuring its UTF-8 length and writing it to a socket
+ * then walk that tree a character at a time, where a flat string is copied. Reading a character
+ * of a tree makes V8 flatten it, once.
+ */
+export function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
 
 /** Each key JSON.stringify writes of `values`, with its stored key where it holds that value as stored, in its text. */

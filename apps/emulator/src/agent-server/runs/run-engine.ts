@@ -138,9 +138,10 @@ export class RunEngine {
       if (checkpointId !== undefined && !threads.hasCheckpoint(id, canonicalUuid(checkpointId)))
         throw new HttpError(404, `Checkpoint ${canonicalUuid(checkpointId)} not found for thread ${id}.`);
 
-      const inFlight = runs.inFlightOf(id);
       const strategy = body.multitask_strategy ?? 'reject';
-      if (inFlight.length > 0 && strategy === 'reject')
+      // The runs in flight are read whole only when they are to be cancelled.
+      const inFlight = strategy === 'interrupt' || strategy === 'rollback' ? runs.inFlightOf(id) : [];
+      if (strategy === 'reject' && runs.hasInFlight(id))
         throw new HttpError(409, 'Thread is already running a task. Wait for it to finish or choose a different multitask strategy.');
 
       // The thread records which graph and assistant fill it, as LangGraph's servers do.
@@ -208,6 +209,19 @@ export class RunEngine {
     // then sends its first events while the run goes on, not the whole run at once.
     setImmediate(() => this.kick(run.thread_id));
     return run;
+  }
+
+  /**
+   * Starts a run its creating request waits for, now, in that request's turn (decision E16): a run
+   * without pauses then ends in that turn, its writes share the request's COMMIT, and its answer
+   * goes out once that COMMIT is done, from memory. (A run made in the background, or streamed,
+   * starts once its creation is answered.) Call right after `create`.
+   */
+  runWaited(run: RunRow): Promise<RunAnswer> {
+    const log = this.events.open(run.run_id);
+    const answered = new Promise<RunAnswer>((resolve) => log.follow(undefined, resolve));
+    this.kick(run.thread_id, run);
+    return answered;
   }
 
   /** The run's answer to waiters once it ends: at once from its row when it has, else when it does. */
@@ -296,7 +310,7 @@ export class RunEngine {
 
   /** Whether the thread has a run pending or running. */
   isBusy(threadId: string): boolean {
-    return this.parts.runs.inFlightOf(threadId).length > 0;
+    return this.parts.runs.hasInFlight(threadId);
   }
 
   /** Threads are being deleted (with their runs): their executions stop and their waiters get the values they had. */
@@ -336,9 +350,10 @@ export class RunEngine {
   }
 
   /** Starts the thread's next run when none executes and its time has come. */
-  private kick(threadId: string): void {
+  private kick(threadId: string, known?: RunRow): void {
     if (this.closed || this.executing.has(threadId)) return;
-    const next = this.parts.runs.inFlightOf(threadId)[0];
+    // The run a request just made, when it is the thread's next: no need to read it back.
+    const next = known && this.parts.runs.nextInFlightId(threadId) === known.run_id ? known : this.parts.runs.inFlightOf(threadId)[0];
     if (!next) return;
     const due = Date.parse(next.created_at) - this.parts.now();
     if (due > 0) {
@@ -448,14 +463,14 @@ export class RunEngine {
     if (!threads.exists(threadId)) return;
     const latest = ended === 'cancelled' ? undefined : threads.latestCheckpoint(threadId);
     let status: ThreadStatus;
-    if (runs.inFlightOf(threadId).length > 0) status = 'busy';
+    if (runs.hasInFlight(threadId)) status = 'busy';
     else if (ended === 'error') status = 'error';
     else if ((latest?.next.length ?? 0) > 0) status = 'interrupted';
     else status = 'idle';
-    threads.setStatus(threadId, status, this.nowIso());
     // What the thread waits at, per task of its latest checkpoint, as LangGraph's servers record it
     // when a run ends; a cancelled run leaves nothing recorded.
-    threads.setInterrupts(threadId, latest ? Object.fromEntries(latest.tasks.map((task) => [task.id, task.interrupts ?? []])) : null);
+    const interrupts = latest ? Object.fromEntries(latest.tasks.map((task) => [task.id, task.interrupts ?? []])) : null;
+    threads.settle(threadId, status, interrupts, this.nowIso());
   }
 
   private threadValues(threadId: string): Values {

@@ -52,6 +52,10 @@ export class RunStore {
         `SELECT ${COLUMNS} FROM runs WHERE thread_id = ? AND status IN ('pending', 'running') ORDER BY created_at, run_id`,
       ),
       inFlight: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE status IN ('pending', 'running') ORDER BY created_at, run_id`),
+      hasInFlight: db.prepare("SELECT 1 FROM runs WHERE thread_id = ? AND status IN ('pending', 'running') LIMIT 1").pluck(),
+      nextInFlightId: db
+        .prepare("SELECT run_id FROM runs WHERE thread_id = ? AND status IN ('pending', 'running') ORDER BY created_at, run_id LIMIT 1")
+        .pluck(),
       withStatus: db.prepare(`SELECT ${COLUMNS} FROM runs WHERE status = ? ORDER BY created_at, run_id`),
       setStatus: db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?'),
       // Starting does not touch updated_at, as LangGraph's servers leave it.
@@ -111,6 +115,16 @@ export class RunStore {
   /** The thread's runs that have not ended, in the order they run (created_at, which counts after_seconds, then creation). */
   inFlightOf(threadId: string): RunRow[] {
     return (this.statements.inFlightOfThread.all(threadId) as RawRun[]).map((raw) => this.parse(raw));
+  }
+
+  /** Whether the thread has a run that has not ended (none of them read). */
+  hasInFlight(threadId: string): boolean {
+    return this.statements.hasInFlight.get(threadId) !== undefined;
+  }
+
+  /** The ID of the thread's run that runs next (the first of inFlightOf), none read. */
+  nextInFlightId(threadId: string): string | undefined {
+    return this.statements.nextInFlightId.get(threadId) as string | undefined;
   }
 
   /** Every run that has not ended, in the order they run. */

@@ -135,7 +135,7 @@ export class ThreadStore {
       touchThread: db.prepare('UPDATE threads SET updated_at = ?, state_updated_at = ? WHERE thread_id = ?'),
       setStatus: db.prepare('UPDATE threads SET status = ?, updated_at = ? WHERE thread_id = ?'),
       setConfig: db.prepare('UPDATE threads SET config = ? WHERE thread_id = ?'),
-      setInterrupts: db.prepare('UPDATE threads SET interrupts = ? WHERE thread_id = ?'),
+      settle: db.prepare('UPDATE threads SET status = ?, updated_at = ?, interrupts = ? WHERE thread_id = ?'),
       setCheckpointTasks: db.prepare('UPDATE checkpoints SET tasks = ? WHERE thread_id = ? AND checkpoint_id = ?'),
       setCheckpointTasksAndNext: db.prepare('UPDATE checkpoints SET tasks = ?, next = ? WHERE thread_id = ? AND checkpoint_id = ?'),
       setCheckpointScript: db.prepare('UPDATE checkpoints SET script = ? WHERE thread_id = ? AND checkpoint_id = ?'),
@@ -427,9 +427,9 @@ export class ThreadStore {
     this.statements.setConfig.run(JSON.stringify(config), threadId);
   }
 
-  /** Sets what a thread waits at since its last run ended (null: nothing recorded, as after a cancelled run). */
-  setInterrupts(threadId: string, interrupts: ThreadRow['interrupts'] | null): void {
-    this.statements.setInterrupts.run(interrupts === null ? null : JSON.stringify(interrupts), threadId);
+  /** A run ended: the thread's status, and what it waits at (null: nothing recorded), in one write; `updated_at` becomes `now`. */
+  settle(threadId: string, status: ThreadRow['status'], interrupts: ThreadRow['interrupts'] | null, now: string): void {
+    this.statements.settle.run(status, now, interrupts === null ? null : JSON.stringify(interrupts), threadId);
   }
 
   /** Replaces one checkpoint's tasks: what a task wrote once it ran, an interrupt or an error it raised. */
