@@ -85,8 +85,8 @@ describe('a database of the release before checkpoints were stored by what chang
     // Each message is one item: the converted threads share what their checkpoints repeated.
     const messages = db.prepare("SELECT count(*) FROM checkpoint_items WHERE channel = 'messages'").pluck().get() as number;
     expect(messages).toBeLessThan(300);
-    // The answers of runs that were a thread's values name its items too.
-    expect(db.prepare('SELECT count(*) FROM runs WHERE outcome_values IS NOT NULL').pluck().get()).toBeGreaterThan(20);
+    // The answers of runs that were a long thread's values name its items too.
+    expect(db.prepare('SELECT count(*) FROM runs WHERE outcome_values IS NOT NULL').pluck().get()).toBeGreaterThan(10);
     db.close();
   });
 

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmulator } from '../src/emulator.js';
 import { canonicalJson } from '../src/shared/canonical-json.js';
+import { INLINE_LIST_CHARS } from '../src/store/stored-values.js';
 
 type Values = Record<string, unknown>;
 type Message = Values & { id: string; type: string };
@@ -205,7 +206,7 @@ describe('checkpoints stored by what changed', () => {
       }
       emulator.close();
       const db = new Database(file, { readonly: true });
-      for (const manifest of db.prepare('SELECT value_refs FROM checkpoints').pluck().all() as string[])
+      for (const manifest of db.prepare("SELECT value_refs FROM checkpoints WHERE value_refs LIKE '[%'").pluck().all() as string[])
         if ((JSON.parse(manifest) as [string, string, unknown][]).some(([, kind, where]) => kind === 'l' && (where as number[]).length > 2))
           happened.listsOfSeveralRanges++;
       db.close();
@@ -277,7 +278,8 @@ describe('checkpoints stored by what changed', () => {
         answers.push(
           await send('POST', `/threads/${threadId}/runs/wait`, {
             assistant_id: 'agent',
-            input: { messages: [{ type: 'human', content: `question ${i}`.padEnd(200, '?') }] },
+            // Long enough that the conversation is items from the second run on (decision E28).
+            input: { messages: [{ type: 'human', content: `question ${i}`.padEnd(1000, '?') }] },
           }),
         );
         runs.push((await json('GET', `/threads/${threadId}/runs?limit=1`))[0].run_id);
@@ -324,10 +326,25 @@ describe('checkpoints stored by what changed', () => {
       expect(db.prepare('SELECT count(*) FROM checkpoint_items WHERE thread_id = ?').pluck().get(threadId)).toBe(300);
       const manifests = db.prepare('SELECT value_refs FROM checkpoints WHERE thread_id = ?').pluck().all(threadId) as string[];
       expect(manifests.length).toBe(450);
-      // Every checkpoint's messages are one range of items, whatever the thread's length.
-      for (const manifest of manifests) expect(manifest).toMatch(/^\[\["messages","(l",\[1,\d+\]|j","\[\]")\]\]$/);
+      // Every checkpoint's messages are one range of items, whatever the thread's length, once the
+      // conversation outgrew what a manifest holds inline.
+      const ranges = manifests.filter((manifest) => manifest.startsWith('['));
+      expect(ranges.length).toBeGreaterThan(400);
+      for (const manifest of ranges) expect(manifest).toMatch(/^\[\["messages","l",\[1,\d+\]\]\]$/);
+      // Before that, the short conversation's values are stored whole, as their canonical text (read
+      // with one parse, as before E28), and never longer than a list kept inline.
+      const whole = manifests.filter((manifest) => !manifest.startsWith('['));
+      expect(whole.length).toBeGreaterThan(0);
+      for (const manifest of whole) {
+        expect(manifest).toBe(canonicalJson(JSON.parse(manifest)));
+        expect(manifest.length).toBeLessThan(INLINE_LIST_CHARS + 20);
+      }
       // A run's answer names the items too: no copy of the conversation per run.
-      const answers = db.prepare('SELECT outcome_values FROM runs WHERE thread_id = ?').pluck().all(threadId) as string[];
+      const answers = db
+        .prepare('SELECT outcome_values FROM runs WHERE thread_id = ? AND outcome_values LIKE ?')
+        .pluck()
+        .all(threadId, '%"l"%') as string[];
+      expect(answers.length).toBeGreaterThan(140);
       expect(Math.max(...answers.map((answer) => answer.length))).toBeLessThan(60);
       db.close();
     } finally {

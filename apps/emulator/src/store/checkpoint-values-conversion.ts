@@ -83,7 +83,8 @@ class ThreadConversion {
 
   /**
    * The manifest of a run's answer stored whole (JSON.stringify's text), naming the items whose
-   * text it holds; undefined for an answer that is no thread's values (an error, interrupts).
+   * text it holds; undefined for an answer that names none, or is no thread's values (an error,
+   * interrupts).
    */
   answerManifest(answer: unknown): string | undefined {
     if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return undefined;
@@ -99,9 +100,10 @@ class ThreadConversion {
         const seq = texts?.get(JSON.stringify(value));
         if (seq !== undefined) return [key, 'v', seq];
       }
-      return [key, 'j', JSON.stringify(value)];
+      return [key, 'j', value];
     });
-    return JSON.stringify(entries);
+    // An answer that names no item stays as it was.
+    return entries.some(([, kind]) => kind !== 'j') ? JSON.stringify(entries) : undefined;
   }
 
   /** The one object standing for every value with this canonical text under `key`. */

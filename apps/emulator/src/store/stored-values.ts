@@ -6,8 +6,10 @@
 //   key in the order they were first written, so the manifest of a list that only grew is one
 //   range (`[1, 1200]`) however long it is; a message replaced or removed by ID makes one more
 //   range, not a copy of the list;
-// - any other value larger than INLINE_CHARS is one item; a smaller one, and a short list nobody
-//   appended to yet, is written into the manifest itself.
+// - any other value larger than INLINE_CHARS is one item; a smaller one, and a list of at most
+//   INLINE_LIST_CHARS that is not items yet, is written into the manifest itself, as JSON.
+// Values that name no item (a short thread's) are stored whole, their canonical text as before,
+// and read with one parse, as they always were; a manifest naming items is a list of entries.
 //
 // A key whose value is the very same object as in the checkpoint it follows (a merge keeps the
 // untouched keys' values, a reducer keeps the elements it did not change) keeps that checkpoint's
@@ -33,6 +35,19 @@ type Values = Record<string, unknown>;
  */
 export const INLINE_CHARS = 128;
 
+/**
+ * A list stays in the manifest until its text is longer than this, then becomes items for good: a
+ * short conversation is read and written as whole values were (a range of items costs a query per
+ * read), and its repetition is bounded by this, per checkpoint.
+ */
+export const INLINE_LIST_CHARS = 4096;
+
+/** What is written into the manifest: values whose text is at most `chars`, lists at most `listChars` that are not items yet. */
+export interface Inline {
+  chars: number;
+  listChars: number;
+}
+
 /** An item to write: an element of a list key, or a whole value, under its key (`channel`). */
 export interface NewItem {
   channel: string;
@@ -41,7 +56,7 @@ export interface NewItem {
 }
 
 /** How one key's value is stored. `ranges` are inclusive pairs of item numbers: [first, last, first, last, ...]. */
-export type KeyLayout = { kind: 'inline'; text: string } | { kind: 'item'; seq: number } | { kind: 'list'; ranges: number[] };
+export type KeyLayout = { kind: 'inline' } | { kind: 'item'; seq: number } | { kind: 'list'; ranges: number[] };
 
 /** One key of stored values: where its value is, the value, and what is known of its text. */
 export interface StoredKey {
@@ -50,8 +65,11 @@ export interface StoredKey {
   source: unknown;
   /** The value in canonical form: what a read of the stored text gives back. */
   canonical: unknown;
-  /** The canonical text; a list's without its closing bracket, so that an append adds to it. */
-  text: string;
+  /**
+   * The canonical text; a list's without its closing bracket, so that an append adds to it (known
+   * for a list; for another value, written out when first asked for: `textOf`).
+   */
+  text?: string;
   /** SHA-1 state of `text` so far (lists), kept so that an append hashes only what it adds. */
   hashing?: Hash;
   hash?: string;
@@ -71,9 +89,9 @@ export interface StoredValues {
   manifest?: string;
 }
 
-/** A manifest entry: a key and where its value is (inline text, one item, or ranges of items). */
+/** A manifest entry: a key and where its value is (the value itself, one item, or ranges of items). */
 export type ManifestEntry =
-  | [key: string, kind: 'j', text: string]
+  | [key: string, kind: 'j', value: unknown]
   | [key: string, kind: 'v', seq: number]
   | [key: string, kind: 'l', ranges: number[]];
 
@@ -87,7 +105,7 @@ export function layOut(
   base: StoredValues | undefined,
   allocate: (channel: string) => number,
   items: NewItem[],
-  inlineChars = INLINE_CHARS,
+  inline: Inline = { chars: INLINE_CHARS, listChars: INLINE_LIST_CHARS },
 ): StoredValues {
   const keys = new Map<string, StoredKey>();
   const canonical: Values = {};
@@ -96,11 +114,11 @@ export function layOut(
     const before = base?.keys.get(key);
     let stored: StoredKey;
     if (before && (value === before.source || value === before.canonical)) stored = before;
-    else if (Array.isArray(value)) stored = layOutList(key, value, before, allocate, items, inlineChars);
+    else if (Array.isArray(value)) stored = layOutList(key, value, before, allocate, items, inline.listChars);
     else {
       const kept = inCanonicalForm(value);
       const text = canonicalJson(kept);
-      if (text.length <= inlineChars) stored = { layout: { kind: 'inline', text }, source: value, canonical: kept, text };
+      if (text.length <= inline.chars) stored = { layout: { kind: 'inline' }, source: value, canonical: kept, text };
       else {
         const seq = allocate(key);
         items.push({ channel: key, seq, text });
@@ -130,6 +148,7 @@ function layOutList(
 ): StoredKey {
   const reusable = before?.layout.kind === 'list' ? before : undefined;
   if (!reusable) return freshList(channel, list, allocate, items, inlineChars);
+  const baseText = openText(reusable);
   const baseSource = reusable.source as unknown[];
   const baseCanonical = reusable.canonical as unknown[];
   const baseLength = baseCanonical.length;
@@ -172,7 +191,7 @@ function layOutList(
     for (let i = baseLength; i < list.length; i++) extendRanges(ranges, seqs[i]!);
     stored.layout = { kind: 'list', ranges };
     const more = added.join(',');
-    stored.text = added.length === 0 ? reusable.text : `${reusable.text}${baseLength === 0 ? '' : ','}${more}`;
+    stored.text = added.length === 0 ? baseText : `${baseText}${baseLength === 0 ? '' : ','}${more}`;
     const appendedText = `${baseLength === 0 ? '' : ','}${more}`;
     if (reusable.hashing) stored.hashing = added.length === 0 ? reusable.hashing : reusable.hashing.copy().update(appendedText);
     if (reusable.bytes) stored.bytes = added.length === 0 ? reusable.bytes : reusable.bytes.append(appendedText);
@@ -202,7 +221,7 @@ function freshList(
   const canonical = list.map(inCanonicalForm);
   const texts = canonical.map(canonicalJson);
   const open = `[${texts.join(',')}`;
-  if (open.length + 1 <= inlineChars) return { layout: { kind: 'inline', text: `${open}]` }, source: list, canonical, text: `${open}]` };
+  if (open.length + 1 <= inlineChars) return { layout: { kind: 'inline' }, source: list, canonical, text: `${open}]` };
   const ranges: number[] = [];
   for (const text of texts) {
     const seq = allocate(channel);
@@ -250,17 +269,29 @@ function openListText(canonical: readonly unknown[]): string {
 
 /** The canonical text of a stored key's value. */
 export function keyText(stored: StoredKey): string {
-  return stored.layout.kind === 'list' ? `${stored.text}]` : stored.text;
+  return stored.layout.kind === 'list' ? `${openText(stored)}]` : textOf(stored);
+}
+
+/** A list of items' text without its closing bracket (kept from its writing or its read). */
+function openText(stored: StoredKey): string {
+  stored.text ??= openListText(stored.canonical as unknown[]);
+  return stored.text;
+}
+
+/** The canonical text of a stored key that is not a list of items, written out the first time it is asked for. */
+function textOf(stored: StoredKey): string {
+  stored.text ??= canonicalJson(stored.canonical);
+  return stored.text;
 }
 
 /** The key's value hash (shared/canonical-json.ts's valueHash), a list's continued from its last append. */
 export function keyHash(stored: StoredKey): string {
   if (stored.hash !== undefined) return stored.hash;
   if (stored.layout.kind !== 'list') {
-    stored.hash = textHash(stored.text);
+    stored.hash = textHash(textOf(stored));
     return stored.hash;
   }
-  stored.hashing ??= createHash('sha1').update(stored.text);
+  stored.hashing ??= createHash('sha1').update(openText(stored));
   stored.hash = stored.hashing.copy().update(']').digest('base64url');
   return stored.hash;
 }
@@ -271,17 +302,27 @@ export function isPlain(stored: StoredKey): boolean {
   return stored.plain;
 }
 
-/** The manifest of stored values, in their (canonical) key order. */
+/** The manifest of stored values, in their (canonical) key order: JSON, its inline values written as they are. */
 export function manifestOf(stored: StoredValues): string {
-  stored.manifest ??= JSON.stringify([...stored.keys].map(([key, value]) => entryOf(key, value)));
+  if (stored.manifest === undefined) {
+    const entries: string[] = [];
+    let whole = true;
+    for (const value of stored.keys.values()) whole &&= value.layout.kind === 'inline';
+    for (const [key, value] of stored.keys)
+      entries.push(whole ? `${JSON.stringify(key)}:${keyText(value)}` : entryText(key, value, keyText));
+    // Values with no item are stored whole, their canonical text as checkpoints always held it.
+    stored.manifest = whole ? `{${entries.join(',')}}` : `[${entries.join(',')}]`;
+  }
   return stored.manifest;
 }
 
-function entryOf(key: string, stored: StoredKey): ManifestEntry {
+/** A manifest entry's JSON text; an inline value's text is `inlineText`'s. */
+function entryText(key: string, stored: StoredKey, inlineText: (stored: StoredKey) => string): string {
   const { layout } = stored;
-  if (layout.kind === 'inline') return [key, 'j', layout.text];
-  if (layout.kind === 'item') return [key, 'v', layout.seq];
-  return [key, 'l', layout.ranges];
+  const name = JSON.stringify(key);
+  if (layout.kind === 'inline') return `[${name},"j",${inlineText(stored)}]`;
+  if (layout.kind === 'item') return `[${name},"v",${layout.seq}]`;
+  return `[${name},"l",[${layout.ranges.join(',')}]]`;
 }
 
 /**
@@ -290,9 +331,13 @@ function entryOf(key: string, stored: StoredKey): ManifestEntry {
  * writes as its canonical text, points at the stored items; any other is written out.
  */
 export function answerManifestOf(values: Values, stored: StoredValues | undefined): string {
-  return JSON.stringify(
-    answerParts(values, stored, (key, known, value) => (known ? entryOf(key, known) : [key, 'j', JSON.stringify(value)])),
+  // An answer that names no item is stored as its text.
+  if (!answerParts(values, stored, (_, known) => known !== undefined && known.layout.kind !== 'inline').includes(true))
+    return JSON.stringify(values);
+  const entries = answerParts(values, stored, (key, known, value) =>
+    known ? entryText(key, known, keyText) : `[${JSON.stringify(key)},"j",${JSON.stringify(value)}]`,
   );
+  return `[${entries.join(',')}]`;
 }
 
 /** From this many characters on, a list's text is answered from its kept bytes; below it, joined into the answer's string. */
@@ -312,8 +357,8 @@ export function answerOf(values: Values, stored: StoredValues | undefined, bytes
   answerParts(values, stored, (key, known, value) => {
     pending += `${first ? '' : ','}${JSON.stringify(key)}:`;
     first = false;
-    if (known?.layout.kind === 'list' && (known.bytes || known.text.length >= bytesFromChars)) {
-      known.bytes ??= GrowingBytes.of(known.text);
+    if (known?.layout.kind === 'list' && (known.bytes || openText(known).length >= bytesFromChars)) {
+      known.bytes ??= GrowingBytes.of(openText(known));
       parts.push(pending, known.bytes.view);
       pending = ']';
       bytes = true;
@@ -363,38 +408,37 @@ function sameAsStored(value: unknown, stored: StoredKey): boolean {
 }
 
 /** A manifest's entries, checked to be what manifestOf and answerManifestOf write. */
-export function parseManifest(text: string): ManifestEntry[] {
-  const entries = JSON.parse(text) as unknown;
-  if (!Array.isArray(entries) || !entries.every(isEntry)) throw new Error(`not a stored values manifest: ${text.slice(0, 200)}`);
-  return entries;
+export function parseManifest(text: string): ManifestEntry[] | { whole: Values } {
+  const parsed = JSON.parse(text) as unknown;
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return { whole: parsed as Values };
+  if (!Array.isArray(parsed) || !parsed.every(isEntry)) throw new Error(`not a stored values manifest: ${text.slice(0, 200)}`);
+  return parsed;
 }
 
 function isEntry(entry: unknown): entry is ManifestEntry {
   if (!Array.isArray(entry) || entry.length !== 3 || typeof entry[0] !== 'string') return false;
   const [, kind, where] = entry;
-  if (kind === 'j') return typeof where === 'string';
+  if (kind === 'j') return true;
   if (kind === 'v') return Number.isInteger(where);
-  return kind === 'l' && Array.isArray(where) && where.length % 2 === 0 && where.every(Number.isInteger);
+  return kind === 'l' && Array.isArray(where) && where.length % 2 === 0;
+}
+
+/** A key as a read found it: its layout, its value (source and canonical form at once) and, for items, their text. */
+export function storedFromEntry([, kind, where]: ManifestEntry, value: unknown, text: string | undefined): StoredKey {
+  const layout: KeyLayout =
+    kind === 'j' ? { kind: 'inline' } : kind === 'v' ? { kind: 'item', seq: where } : { kind: 'list', ranges: where };
+  return { layout, source: value, canonical: value, ...(text === undefined ? {} : { text }) };
 }
 
 /**
- * The stored values a read rebuilt: each entry's text (`texts`, a list's without its closing
- * bracket) and the values parsed from them, which are both the source and the canonical form.
+ * The JSON text of an answer's manifest, in entry order: an inline value written out (JSON.stringify
+ * writes a value read from its text as that text), an item's text, a list's items' (`texts[i]`,
+ * a list's without its closing bracket).
  */
-export function storedFromRead(entries: readonly ManifestEntry[], texts: readonly string[], values: Values): StoredValues {
-  const keys = new Map<string, StoredKey>();
-  for (const [i, [key, kind, where]] of entries.entries()) {
-    const value = values[key];
-    const layout: KeyLayout =
-      kind === 'j' ? { kind: 'inline', text: where } : kind === 'v' ? { kind: 'item', seq: where } : { kind: 'list', ranges: where };
-    keys.set(key, { layout, source: value, canonical: value, text: texts[i]! });
-  }
-  return { keys, canonical: values };
-}
-
-/** The whole text of values from their entries' texts (a list's without its closing bracket), in entry order. */
-export function valuesText(entries: readonly ManifestEntry[], texts: readonly string[]): string {
-  const parts = entries.map(([key, kind], i) => `${JSON.stringify(key)}:${texts[i]}${kind === 'l' ? ']' : ''}`);
+export function answerText(entries: readonly ManifestEntry[], texts: readonly (string | undefined)[]): string {
+  const parts = entries.map(
+    ([key, kind, where], i) => `${JSON.stringify(key)}:${kind === 'j' ? JSON.stringify(where) : `${texts[i]}${kind === 'l' ? ']' : ''}`}`,
+  );
   return `{${parts.join(',')}}`;
 }
 
@@ -402,6 +446,6 @@ export function valuesText(entries: readonly ManifestEntry[], texts: readonly st
 export function storedChars(stored: StoredValues): number {
   let chars = 2;
   // Bytes kept for answers count too: the cache's budget is the memory the values hold.
-  for (const [key, value] of stored.keys) chars += key.length + 4 + value.text.length + (value.bytes?.capacity ?? 0);
+  for (const [key, value] of stored.keys) chars += key.length + 4 + keyText(value).length + (value.bytes?.capacity ?? 0);
   return chars;
 }

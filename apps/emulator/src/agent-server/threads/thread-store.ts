@@ -545,13 +545,16 @@ export class ThreadStore {
     return this.statements.checkpointExists.get(threadId, checkpointId) !== undefined;
   }
 
-  /** A checkpoint's row as read, its values rebuilt from their items. */
-  private parse(raw: RawCheckpoint): CheckpointRow {
+  /**
+   * A checkpoint's row as read, its values rebuilt from their items; `base`: they may be what a
+   * write follows (the latest, or one read alone, as a fork reads it), so their layout is kept.
+   */
+  private parse(raw: RawCheckpoint, base = true): CheckpointRow {
     const { script, value_refs: manifest, ...row } = raw;
     return {
       ...row,
       metadata: JSON.parse(raw.metadata),
-      values: this.items.read(raw.thread_id, manifest),
+      values: this.items.read(raw.thread_id, manifest, base),
       next: JSON.parse(raw.next),
       tasks: JSON.parse(raw.tasks),
       ...(script === null ? {} : { script: JSON.parse(script) }),
@@ -566,7 +569,7 @@ export class ThreadStore {
     const found: CheckpointRow[] = [];
     const filter = options.metadata && Object.keys(options.metadata).length > 0 ? options.metadata : undefined;
     for (const raw of rows as IterableIterator<RawCheckpoint>) {
-      const checkpoint = this.parse(raw);
+      const checkpoint = this.parse(raw, false);
       if (filter && !matchesFilter(fullMetadata(checkpoint), filter)) continue;
       found.push(checkpoint);
       if (found.length >= options.limit) {

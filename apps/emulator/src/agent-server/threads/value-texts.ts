@@ -25,7 +25,7 @@ export class ValueTexts {
   of(values: Values, before?: Values): ValuesText {
     let numbered = 0;
     // Every list laid out as items (none inline), so that the next call continues its text.
-    const stored = layOut(values, before && this.layouts.get(before), () => ++numbered, [], 0);
+    const stored = layOut(values, before && this.layouts.get(before), () => ++numbered, [], { chars: 0, listChars: 0 });
     this.layouts.set(values, stored);
     this.layouts.set(stored.canonical, stored);
     return { entries: [...stored.keys].map(([key, value]) => [key, keyText(value)]), canonical: stored.canonical };
