@@ -212,8 +212,7 @@ function wholeLayout(values: Values, threadId: string): StoredValues {
 /**
  * Where a values object's layout is kept: a property of the object itself, under a symbol and not
  * enumerable, so that neither JSON, nor a spread, nor a key walk sees it. (A WeakMap was the first
- * home: every state read then left an entry for the collector to trace, and reading a short
- * thread's checkpoint cost twice what it had.)
+ * home: every state read then left an entry for the collector to trace.)
  */
 const LAYOUT = Symbol('stored layout');
 
