@@ -237,7 +237,7 @@ function createCore(options: EmulatorOptions & { db: string }): Core {
     const agentServerContract = loadContract('agent-server');
     const threads = new ThreadStore(db, commits);
     const subgraphCheckpoints = new SubgraphCheckpoints(db, commits);
-    const runs = new RunStore(db, commits);
+    const runs = new RunStore(db, commits, threads.items);
     const graphRegistry = new GraphRegistry(graphs);
     const assistants = new AssistantStore(db, commits, graphRegistry);
     const items = new ItemStore(db, commits, { now: options.now });

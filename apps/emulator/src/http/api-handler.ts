@@ -43,11 +43,13 @@ export interface Exchange {
   upgrade?: boolean;
 }
 
-/** An answer as the adapters write it: the body is JSON text, or written while the response is open. */
+/** An answer as the adapters write it: the body is JSON text (or its UTF-8 bytes in parts), or written while the response is open. */
 export interface Reply {
   status: number;
   headers: Record<string, string>;
   body?: string;
+  /** The body's bytes, in parts written one after the other (a JsonText given as bytes). */
+  bytes?: readonly Uint8Array[];
   stream?: StreamedBody;
   /** A WebSocket to open (a 101); only the node:http adapter's upgrade path asks for one. */
   socket?: SocketSession;
@@ -250,6 +252,7 @@ function toReply(raw: RawAnswer): Reply {
   if (raw.socket) return { status: raw.status, headers, socket: raw.socket };
   if (raw.body === undefined) return { status: raw.status, headers };
   headers['content-type'] = 'application/json';
+  if (raw.body instanceof JsonText && raw.body.bytes) return { status: raw.status, headers, bytes: raw.body.bytes };
   return { status: raw.status, headers, body: raw.body instanceof JsonText ? raw.body.text : JSON.stringify(raw.body) };
 }
 

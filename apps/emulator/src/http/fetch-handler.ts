@@ -22,7 +22,8 @@ export function createFetchHandler(handle: ApiHandler): FetchFunction {
     });
     const reply = await new Promise<Reply>((resolve) => handle.deliver(handled, resolve));
     if (reply.stream) return new Response(streamOf(reply.stream, request.signal), { status: reply.status, headers: reply.headers });
-    return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+    const answer = reply.bytes ? Buffer.concat(reply.bytes) : (reply.body ?? null);
+    return new Response(answer, { status: reply.status, headers: reply.headers });
   };
 }
 

@@ -153,6 +153,17 @@ function send(res: http.ServerResponse, reply: Reply): void {
     );
     return;
   }
+  if (reply.bytes) {
+    // Written part by part, as they are (no copy joins them); corked, they leave in one write.
+    let length = 0;
+    for (const part of reply.bytes) length += part.byteLength;
+    reply.headers['content-length'] = String(length);
+    res.writeHead(reply.status, reply.headers);
+    res.cork();
+    for (const part of reply.bytes) res.write(part);
+    res.end();
+    return;
+  }
   if (reply.body === undefined) {
     res.writeHead(reply.status, reply.headers).end();
     return;

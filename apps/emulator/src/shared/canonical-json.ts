@@ -33,7 +33,7 @@ export function inCanonicalForm<T>(value: T): T {
  * object where the canonical text writes null). A key order JavaScript imposes (integer-like keys
  * first, numerically) that is not the sorted one fails the test, so such objects take the slow path.
  */
-function inCanonicalOrder(value: unknown): boolean {
+export function inCanonicalOrder(value: unknown): boolean {
   if (value === undefined) return false;
   if (value === null || typeof value !== 'object') return true;
   if (Array.isArray(value)) {

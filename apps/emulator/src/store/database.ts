@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { MIGRATIONS } from './migrations.js';
+import { DATA_CONVERSIONS, MIGRATIONS } from './migrations.js';
 import { nativeDriverProblem } from './native-driver.js';
 
 export type Db = Database.Database;
@@ -57,6 +57,7 @@ export function migrate(db: Db): void {
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]!);
+      DATA_CONVERSIONS[version + 1]?.(db);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }

@@ -1,5 +1,8 @@
 // Versioned schema of the emulator's database. Each entry moves the file one version up
 // (`PRAGMA user_version`); entries are never edited once released, only appended.
+import type Database from 'better-sqlite3';
+import { convertCheckpointValues } from './checkpoint-values-conversion.js';
+
 export const MIGRATIONS: readonly string[] = [
   // 1: threads, checkpoints, the filter index, deployments, revisions, pools and providers.
   `
@@ -328,4 +331,44 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX protocol_events_by_run ON protocol_events (thread_id, run_id, seq);
   `,
+  // 15: checkpoints store what changed (decision E29). A thread's values are written as items,
+  // each once: an element of a list key (a message), or a whole larger value, numbered per thread
+  // and key in the order first written; a checkpoint's values are a manifest naming its items
+  // (value_refs: ranges of a list's items, one item, or a small value inline), and so is a run's
+  // answer once it names the thread's values (outcome_values, in place of outcome). The values
+  // older emulators stored whole are laid out as items by this migration's data conversion
+  // (checkpoint-values-conversion.ts), which migrate() runs after this SQL, in its transaction.
+  `
+  CREATE TABLE checkpoint_items (
+    thread_id TEXT NOT NULL REFERENCES threads (thread_id) ON DELETE CASCADE,
+    channel TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (thread_id, channel, seq)
+  );
+  ALTER TABLE checkpoints ADD COLUMN value_refs TEXT;
+  ALTER TABLE runs ADD COLUMN outcome_values TEXT;
+  `,
+  // 16: the whole values migration 15 laid out go (the file's pages are zeroed, secure_delete).
+  `
+  ALTER TABLE checkpoints DROP COLUMN "values";
+  `,
+  // 17: a thread's runs that have not ended, in the order they run, from an index of those runs
+  // only. runs_by_thread walked every run the thread ever had to find them, several times per
+  // run: on a thread with a thousand runs behind it, a new run's cost grew with them. It replaces
+  // runs_in_flight, keyed by status alone: every run passes through these indexes (in when made,
+  // out when ended), and each one is a page more per commit; start-up reads all in-flight runs
+  // from this one, as few as they are.
+  `
+  DROP INDEX runs_in_flight;
+  CREATE INDEX runs_in_flight_by_thread ON runs (thread_id, created_at, run_id) WHERE status IN ('pending', 'running');
+  `,
 ];
+
+/**
+ * What a migration does that SQL cannot, by the version it brings the file to: run after that
+ * version's SQL, in its transaction.
+ */
+export const DATA_CONVERSIONS: Readonly<Partial<Record<number, (db: Database.Database) => void>>> = {
+  15: convertCheckpointValues,
+};

@@ -182,10 +182,10 @@ export class Execution {
     const configurable = (config.configurable ?? {}) as Values;
     const forkFrom = typeof configurable.checkpoint_id === 'string' ? canonicalUuid(configurable.checkpoint_id) : undefined;
     // A run that starts again after a restart continues from where its first attempt got.
-    const head =
-      forkFrom && !this.wroteCheckpoints() ? threads.checkpoint(this.threadId, forkFrom) : threads.latestCheckpoint(this.threadId);
+    const latest = threads.latestCheckpoint(this.threadId);
+    const head = forkFrom && !this.wroteCheckpoints() ? threads.checkpoint(this.threadId, forkFrom) : latest;
     this.root = this.rootFrame(head);
-    this.indexedValues = threads.latestCheckpoint(this.threadId)?.values ?? {};
+    this.indexedValues = latest?.values ?? {};
     this.metadata = runCheckpointMetadata(run, configurable);
     this.interruptBefore = (run.kwargs.interrupt_before as string[] | '*' | undefined) ?? [];
     this.interruptAfter = (run.kwargs.interrupt_after as string[] | '*' | undefined) ?? [];
@@ -791,16 +791,9 @@ export class Execution {
         const parent = this.head;
         threads.transaction(() => {
           alsoWrite?.();
-          threads.addCheckpoint(
-            execution.threadId,
-            parent?.checkpoint_id ?? null,
-            { id, created_at: created, planned },
-            created,
-            parent?.values,
-            {
-              index: false,
-            },
-          );
+          threads.addCheckpoint(execution.threadId, parent, { id, created_at: created, planned }, created, parent?.values, {
+            index: false,
+          });
         });
         execution.unindexed = created;
         return {

@@ -23,6 +23,7 @@ import type { SubgraphCheckpoints } from '../threads/subgraph-checkpoints.js';
 import type { ThreadRow, ThreadStore } from '../threads/thread-store.js';
 import type { RunOutcome } from './graph-runner.js';
 import { runScriptedGraph } from './graph-runner.js';
+import type { RunAnswer } from './run-events.js';
 import { RunEvents } from './run-events.js';
 import type { RunEnding, RunObserver } from './run-observer.js';
 import type { RunRow, RunStore } from './run-store.js';
@@ -138,12 +139,13 @@ export class RunEngine {
         thread = created;
       }
       const checkpointId = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
-      if (checkpointId !== undefined && !threads.checkpoint(id, canonicalUuid(checkpointId)))
+      if (checkpointId !== undefined && !threads.hasCheckpoint(id, canonicalUuid(checkpointId)))
         throw new HttpError(404, `Checkpoint ${canonicalUuid(checkpointId)} not found for thread ${id}.`);
 
-      const inFlight = runs.inFlightOf(id);
       const strategy = body.multitask_strategy ?? 'reject';
-      if (inFlight.length > 0 && strategy === 'reject')
+      // The runs in flight are read whole only when they are to be cancelled.
+      const inFlight = strategy === 'interrupt' || strategy === 'rollback' ? runs.inFlightOf(id) : [];
+      if (strategy === 'reject' && runs.hasInFlight(id))
         throw new HttpError(409, 'Thread is already running a task. Wait for it to finish or choose a different multitask strategy.');
 
       // The thread records which graph and assistant fill it, as LangGraph's servers do.
@@ -219,8 +221,21 @@ export class RunEngine {
     return run;
   }
 
+  /**
+   * Starts a run its creating request waits for, now, in that request's turn (decision E16): a run
+   * without pauses then ends in that turn, its writes share the request's COMMIT, and its answer
+   * goes out once that COMMIT is done, from memory. (A run made in the background, or streamed,
+   * starts once its creation is answered.) Call right after `create`.
+   */
+  runWaited(run: RunRow): Promise<RunAnswer> {
+    const log = this.events.open(run.run_id);
+    const answered = new Promise<RunAnswer>((resolve) => log.follow(undefined, resolve));
+    this.kick(run.thread_id, run);
+    return answered;
+  }
+
   /** The run's answer to waiters once it ends: at once from its row when it has, else when it does. */
-  outcome(run: RunRow): Promise<RunWaitResult> {
+  outcome(run: RunRow): Promise<RunAnswer> {
     if (run.outcome) return Promise.resolve(run.outcome);
     if (!this.events.get(run.run_id)) {
       // Not followed yet: ended since it was read, or still to end (its log starts now).
@@ -241,6 +256,7 @@ export class RunEngine {
   cancelRuns(runIds: string[], action: CancelAction, reason?: 'taken'): void {
     const { runs, threads } = this.parts;
     const touched = new Set<string>();
+    const rolledBack = new Set<string>();
     runs.transaction(() => {
       for (const runId of runIds) {
         const run = runs.get(runId);
@@ -257,11 +273,14 @@ export class RunEngine {
           threads.deleteCheckpointsOfRun(run.thread_id, runId);
           this.parts.subgraphCheckpoints.deleteOfRun(run.thread_id, runId);
           runs.delete(runId);
-        } else runs.finish(runId, 'interrupted', outcome, this.nowIso(), reason && `${reason}:${taker}`);
+          rolledBack.add(run.thread_id);
+        } else runs.finishWithValues(run, 'interrupted', outcome, this.nowIso(), reason && `${reason}:${taker}`);
         this.events.end(runId, action === 'rollback' ? this.threadValues(run.thread_id) : outcome, isResumable(run));
         touched.add(run.thread_id);
       }
       for (const threadId of touched) this.settleThread(threadId, 'cancelled');
+      // The items only the rolled-back checkpoints named go with them (decision E29).
+      for (const threadId of rolledBack) threads.collectItems(threadId, runs.answersOf(threadId));
     });
     for (const threadId of touched) queueMicrotask(() => this.kick(threadId));
   }
@@ -282,11 +301,19 @@ export class RunEngine {
   /** Deletes an ended run and the checkpoints it wrote (inside a transaction); false when it is in flight. */
   deleteRun(run: RunRow): boolean {
     if (run.status === 'pending' || run.status === 'running') return false;
-    this.parts.threads.deleteCheckpointsOfRun(run.thread_id, run.run_id);
+    const { threads, runs } = this.parts;
+    threads.deleteCheckpointsOfRun(run.thread_id, run.run_id);
     this.parts.subgraphCheckpoints.deleteOfRun(run.thread_id, run.run_id);
-    this.parts.runs.delete(run.run_id);
+    runs.delete(run.run_id);
+    // The items only its checkpoints and its answer named go with them (decision E29).
+    threads.collectItems(run.thread_id, runs.answersOf(run.thread_id));
     this.events.forget(run.run_id);
     return true;
+  }
+
+  /** The manifests of the answers of a thread's runs, whose items a prune keeps. */
+  answersOf(threadId: string): string[] {
+    return this.parts.runs.answersOf(threadId);
   }
 
   /** The run the thread is executing now, if any. */
@@ -296,7 +323,7 @@ export class RunEngine {
 
   /** Whether the thread has a run pending or running. */
   isBusy(threadId: string): boolean {
-    return this.parts.runs.inFlightOf(threadId).length > 0;
+    return this.parts.runs.hasInFlight(threadId);
   }
 
   /** Threads are being deleted (with their runs): their executions stop and their waiters get the values they had. */
@@ -336,9 +363,10 @@ export class RunEngine {
   }
 
   /** Starts the thread's next run when none executes and its time has come. */
-  private kick(threadId: string): void {
+  private kick(threadId: string, known?: RunRow): void {
     if (this.closed || this.executing.has(threadId)) return;
-    const next = this.parts.runs.inFlightOf(threadId)[0];
+    // The run a request just made, when it is the thread's next: no need to read it back.
+    const next = known && this.parts.runs.nextInFlightId(threadId) === known.run_id ? known : this.parts.runs.inFlightOf(threadId)[0];
     if (!next) return;
     const due = Date.parse(next.created_at) - this.parts.now();
     if (due > 0) {
@@ -424,19 +452,20 @@ export class RunEngine {
   }
 
   /** Records how a run ended, settles its thread (or deletes a stateless run's), and answers what waiters get. */
-  private finish(run: RunRow, outcome: RunOutcome): RunWaitResult {
+  private finish(run: RunRow, outcome: RunOutcome): RunAnswer {
     const { runs, threads } = this.parts;
     // A run that stopped at an interrupt or a breakpoint answers what it waits at, as LangGraph's
-    // last `values` event has it: `{"__interrupt__": [...]}` (empty at a breakpoint).
-    const answer: RunWaitResult =
-      outcome.status === 'error'
-        ? { __error__: outcome.error }
-        : outcome.interrupts
-          ? { __interrupt__: outcome.interrupts }
-          : outcome.values;
+    // last `values` event has it: `{"__interrupt__": [...]}` (empty at a breakpoint). One that
+    // ended answers its thread's values: their JSON text joined from the stored items' texts, and
+    // stored as a manifest naming those items rather than a copy of them (decision E29).
+    const waitsOrFailed: RunWaitResult | undefined =
+      outcome.status === 'error' ? { __error__: outcome.error } : outcome.interrupts ? { __interrupt__: outcome.interrupts } : undefined;
+    const answer: RunAnswer =
+      waitsOrFailed ?? threads.items.answer<RunWaitResult>(run.thread_id, outcome.status === 'success' ? outcome.values : {});
     runs.transaction(() => {
-      if (!runs.get(run.run_id)) return;
-      runs.finish(run.run_id, outcome.status, answer, this.nowIso());
+      if (!runs.exists(run.run_id)) return;
+      if (waitsOrFailed) runs.finish(run.run_id, outcome.status, waitsOrFailed, this.nowIso());
+      else if (outcome.status === 'success') runs.finishWithValues(run, outcome.status, outcome.values, this.nowIso());
       // A stateless run's thread goes with it (and the run's row with the thread).
       if (run.kwargs.temporary === true) threads.delete(run.thread_id);
       else this.settleThread(run.thread_id, outcome.status === 'error' && outcome.refused ? 'refused' : outcome.status);
@@ -455,15 +484,19 @@ export class RunEngine {
     if (!threads.exists(threadId)) return;
     const latest = ended === 'cancelled' ? undefined : threads.latestCheckpoint(threadId);
     let status: ThreadStatus;
-    if (runs.inFlightOf(threadId).length > 0) status = 'busy';
+    if (runs.hasInFlight(threadId)) status = 'busy';
     else if (ended === 'error') status = 'error';
     else if ((latest?.next.length ?? 0) > 0) status = 'interrupted';
     else status = 'idle';
-    threads.setStatus(threadId, status, this.nowIso());
-    if (ended === 'refused') return;
+    // A resume strict resume refused ran nothing: the interrupts recorded when the thread began to wait stay.
+    if (ended === 'refused') {
+      threads.setStatus(threadId, status, this.nowIso());
+      return;
+    }
     // What the thread waits at, per task of its latest checkpoint, as LangGraph's servers record it
     // when a run ends; a cancelled run leaves nothing recorded.
-    threads.setInterrupts(threadId, latest ? Object.fromEntries(latest.tasks.map((task) => [task.id, task.interrupts ?? []])) : null);
+    const interrupts = latest ? Object.fromEntries(latest.tasks.map((task) => [task.id, task.interrupts ?? []])) : null;
+    threads.settle(threadId, status, interrupts, this.nowIso());
   }
 
   private threadValues(threadId: string): Values {

@@ -3,6 +3,10 @@
 // joinRun) read its end, streams read the events they asked for. Events live in memory while the
 // run is in flight; what outlives the run (its answer to waiters) is in its row.
 import type { RunWaitResult } from '@agentplane/agent-server';
+import type { JsonText } from '../../contract/json-text.js';
+
+/** What a run's waiters are answered: its answer, or the JSON text of it (a thread's values, joined from their stored texts). */
+export type RunAnswer = RunWaitResult | JsonText<RunWaitResult>;
 
 export interface RunEvent {
   /** The event's place in the run's log, from 0. */
@@ -12,14 +16,14 @@ export interface RunEvent {
 }
 
 type Listener = (event: RunEvent) => void;
-type EndListener = (outcome: RunWaitResult) => void;
+type EndListener = (outcome: RunAnswer) => void;
 
 /** One run's log of events, and who follows it. */
 export class RunEventLog {
   readonly events: RunEvent[] = [];
   private readonly listeners = new Set<Listener>();
   private readonly endListeners = new Set<EndListener>();
-  private outcome: RunWaitResult | undefined;
+  private outcome: RunAnswer | undefined;
   /** Where each checkpoint the run wrote ends in the log: the place of the first event after its own. */
   private readonly checkpointEnds = new Map<string, number>();
   /** Resolved once someone waits for the run's end (a wait, a join, a stream) or a run is queued behind it. */
@@ -42,7 +46,7 @@ export class RunEventLog {
   }
 
   /** The run ended: every follower hears its outcome once, and the log takes no more events. */
-  end(outcome: RunWaitResult): void {
+  end(outcome: RunAnswer): void {
     if (this.outcome) return;
     this.outcome = outcome;
     for (const listener of this.endListeners) listener(outcome);
@@ -143,7 +147,7 @@ export class RunEvents {
    * Ends a run's log with its outcome and lets it go (later waiters read the outcome from the
    * run's row), or keeps it a while when the run's stream is resumable.
    */
-  end(runId: string, outcome: RunWaitResult, resumable = false): void {
+  end(runId: string, outcome: RunAnswer, resumable = false): void {
     const log = this.logs.get(runId);
     if (!log) return;
     this.logs.delete(runId);

@@ -37,10 +37,10 @@ export function runHandlers(engine: RunEngine, runs: RunStore, threads: ThreadSt
   const create = (threadId: string | null, body: RunCreate, headers: Headers) =>
     engine.create(threadId, body, configurableHeaders(headers));
   const located = (run: RunRow, stateless: boolean) => ({ 'Content-Location': runLocation(run, stateless) });
-  /** Waits for a run the request created: a client that goes away cancels it when the run asks so. */
+  /** Waits for a run the request created, which starts at once: a client that goes away cancels it when the run asks so. */
   const waitFor = (run: RunRow, body: RunCreate, onDisconnect: (listener: () => void) => void, stateless: boolean) => {
     if (body.on_disconnect === 'cancel') onDisconnect(() => engine.cancelRuns([run.run_id], 'interrupt'));
-    return engine.outcome(run).then((outcome) => ({ status: 200 as const, body: outcome, headers: located(run, stateless) }));
+    return engine.runWaited(run).then((outcome) => ({ status: 200 as const, body: outcome, headers: located(run, stateless) }));
   };
 
   return {

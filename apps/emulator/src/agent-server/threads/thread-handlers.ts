@@ -27,6 +27,8 @@ const MINUTE_MS = 60_000;
 export interface RunsOfThreads {
   isBusy(threadId: string): boolean;
   forgetThreads(threadIds: readonly string[]): void;
+  /** The manifests of the answers of the thread's runs: the items they name outlive a prune (decision E29). */
+  answersOf(threadId: string): string[];
 }
 
 export interface ThreadHandlerOptions {
@@ -167,7 +169,9 @@ export function threadHandlers(
       const ids = [...new Set(body.thread_ids.map(canonicalUuid))];
       const pruned = store.transaction(() => {
         if (body.strategy !== 'keep_latest') engine.forgetThreads(ids);
-        return ids.filter((id) => (body.strategy === 'keep_latest' ? store.keepLatestCheckpoint(id) : store.delete(id))).length;
+        return ids.filter((id) =>
+          body.strategy === 'keep_latest' ? store.keepLatestCheckpoint(id, engine.answersOf(id)) : store.delete(id),
+        ).length;
       });
       return { status: 200, body: { pruned_count: pruned } };
     },
@@ -218,7 +222,7 @@ export function threadHandlers(
         const [stamped] = stampCheckpoints(plan.checkpoints, nowIso());
         // The thread's values are its latest checkpoint's: known here unless this is a fork.
         const current = targetId === undefined ? (base?.values ?? {}) : undefined;
-        store.addCheckpoint(threadId, base?.checkpoint_id ?? null, stamped!, stamped!.created_at, current);
+        store.addCheckpoint(threadId, base, stamped!, stamped!.created_at, current);
         return { status: 200, body: { checkpoint: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: stamped!.id } } };
       });
     },

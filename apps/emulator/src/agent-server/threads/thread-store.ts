@@ -4,14 +4,18 @@
 // of the commit group, store/commit-group.ts).
 import type { Thread, ThreadCount, ThreadSearch, ThreadState } from '@agentplane/agent-server';
 import { JsonText } from '../../contract/json-text.js';
-import { canonicalJson, matchesFilter, objectText, textHash, valueHash } from '../../shared/canonical-json.js';
+import { matchesFilter, valueHash } from '../../shared/canonical-json.js';
 import type { CommitGroup } from '../../store/commit-group.js';
 import type { Db } from '../../store/database.js';
 import { LIMIT_OFFSET } from '../../store/sql-page.js';
+import type { StoredValues } from '../../store/stored-values.js';
+import { keyHash, storedChars } from '../../store/stored-values.js';
 import type { ScriptPosition } from '../graphs/run-scripts.js';
 import { LatestCheckpointCache } from './latest-checkpoint-cache.js';
 import type { PlannedCheckpoint } from './supersteps.js';
-import { ValueTexts } from './value-texts.js';
+import { ValueItems } from './value-items.js';
+
+type Values = Record<string, unknown>;
 
 /** A stored thread: the API's Thread, whose `values` are read only for the answers that show them. */
 /** When a thread runs out (epoch ms), and the minutes of time to live it was last given (null when not kept). */
@@ -38,12 +42,12 @@ export type CheckpointRow = Pick<ThreadState, 'values' | 'next' | 'tasks'> & {
 
 type RawThread = Omit<ThreadRow, 'metadata' | 'values' | 'config' | 'interrupts'> & {
   metadata: string;
-  values?: string | null;
   config: string;
   interrupts: string | null;
 };
 type RawCheckpointHead = Omit<CheckpointHead, 'metadata'> & { metadata: string };
-type RawCheckpoint = RawCheckpointHead & { values: string; next: string; tasks: string; script: string | null };
+/** A checkpoint's row: its values are a manifest of items (decision E29), read through ValueItems. */
+type RawCheckpoint = RawCheckpointHead & { next: string; tasks: string; script: string | null; value_refs: string };
 
 /** A checkpoint without its content (values, next, tasks): what its row holds before the values. */
 export type CheckpointHead = Omit<CheckpointRow, 'values' | 'next' | 'tasks'>;
@@ -66,12 +70,10 @@ const THREAD_COLUMNS = 't.thread_id, t.created_at, t.updated_at, t.state_updated
 // as JSON text (decision E14): metadata and config are stored as JSON and json_quote quotes the
 // rest, so SQLite joins the texts and no object is built only to be serialised again.
 const THREAD_JSON = `'{"thread_id":' || json_quote(t.thread_id) || ',"created_at":' || json_quote(t.created_at) || ',"updated_at":' || json_quote(t.updated_at) || ',"state_updated_at":' || json_quote(t.state_updated_at) || ',"metadata":' || t.metadata || ',"status":' || json_quote(t.status) || ',"config":' || t.config || CASE WHEN t.interrupts IS NULL THEN '' ELSE ',"interrupts":' || t.interrupts END || '}'`;
-// A thread's values are its latest checkpoint's (decision E13); null when it has none.
-const THREAD_COLUMNS_WITH_VALUES = `${THREAD_COLUMNS}, (SELECT c."values" FROM checkpoints c WHERE c.thread_id = t.thread_id ORDER BY c.checkpoint_id DESC LIMIT 1) AS "values"`;
-// Values are stored as canonical JSON (keys sorted): read back, they are canonical already, so
-// hashing the keys an update changes costs about a JSON.stringify (shared/canonical-json.ts).
-const CHECKPOINT_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, "values", next, tasks, script';
-// The columns before "values" in a row: reading them does not walk the values' overflow pages.
+// A checkpoint's values are a manifest of its thread's items (decision E29), each item canonical
+// JSON: read back, the values are canonical already (decision E13).
+const CHECKPOINT_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata, next, tasks, script, value_refs';
+// The columns that say which checkpoint it is, without its content.
 const CHECKPOINT_HEAD_COLUMNS = 'thread_id, checkpoint_id, parent_checkpoint_id, created_at, metadata';
 
 export class ThreadStore {
@@ -80,16 +82,17 @@ export class ThreadStore {
   private readonly pageStatements = new Map<string, import('better-sqlite3').Statement>();
   private readonly countStatements = new Map<string, import('better-sqlite3').Statement>();
   private readonly latest = new LatestCheckpointCache<CheckpointRow>();
-  private readonly valueTexts = new ValueTexts();
+  /** The items checkpoint values are stored as; a run's answer names them too (runs/run-store.ts). */
+  readonly items: ValueItems;
 
   constructor(
     private readonly db: Db,
     private readonly commits: CommitGroup,
   ) {
+    this.items = new ValueItems(db);
     this.statements = {
       get: db.prepare(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = ?`),
       json: db.prepare(`SELECT ${THREAD_JSON} FROM threads t WHERE t.thread_id = ?`).pluck(),
-      getWithValues: db.prepare(`SELECT ${THREAD_COLUMNS_WITH_VALUES} FROM threads t WHERE t.thread_id = ?`),
       exists: db.prepare('SELECT 1 FROM threads WHERE thread_id = ?').pluck(),
       // Deleted threads leave gaps, so this overestimates how many are stored: enough for `searchPlan`.
       highestRowid: db.prepare('SELECT max(rowid) FROM threads').pluck(),
@@ -125,12 +128,14 @@ export class ThreadStore {
       copyCheckpoints: db.prepare(
         // As LangGraph's copy, every mention of the source thread's ID in a checkpoint's metadata
         // (the `thread_id` a run wrote there) becomes the copy's.
-        `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, replace(metadata, ?, ?), "values", next, tasks, script FROM checkpoints WHERE thread_id = ?`,
+        `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) SELECT ?, checkpoint_id, parent_checkpoint_id, created_at, replace(metadata, ?, ?), next, tasks, script, value_refs FROM checkpoints WHERE thread_id = ?`,
       ),
       latestCheckpointHead: db.prepare(
         `SELECT ${CHECKPOINT_HEAD_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1`,
       ),
       lastCheckpointId: db.prepare('SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1').pluck(),
+      checkpointExists: db.prepare('SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?').pluck(),
+      manifests: db.prepare('SELECT value_refs FROM checkpoints WHERE thread_id = ?').pluck(),
       checkpoint: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?`),
       history: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC`),
       historyBefore: db.prepare(
@@ -139,7 +144,7 @@ export class ThreadStore {
       touchThread: db.prepare('UPDATE threads SET updated_at = ?, state_updated_at = ? WHERE thread_id = ?'),
       setStatus: db.prepare('UPDATE threads SET status = ?, updated_at = ? WHERE thread_id = ?'),
       setConfig: db.prepare('UPDATE threads SET config = ? WHERE thread_id = ?'),
-      setInterrupts: db.prepare('UPDATE threads SET interrupts = ? WHERE thread_id = ?'),
+      settle: db.prepare('UPDATE threads SET status = ?, updated_at = ?, interrupts = ? WHERE thread_id = ?'),
       setCheckpointTasks: db.prepare('UPDATE checkpoints SET tasks = ? WHERE thread_id = ? AND checkpoint_id = ?'),
       setCheckpointTasksAndNext: db.prepare('UPDATE checkpoints SET tasks = ?, next = ? WHERE thread_id = ? AND checkpoint_id = ?'),
       setCheckpointScript: db.prepare('UPDATE checkpoints SET script = ? WHERE thread_id = ? AND checkpoint_id = ?'),
@@ -161,8 +166,12 @@ export class ThreadStore {
   }
 
   get(threadId: string, options: { withValues?: boolean } = {}): ThreadRow | undefined {
-    const raw = (options.withValues ? this.statements.getWithValues : this.statements.get).get(threadId) as RawThread | undefined;
-    return raw && parseThread(raw);
+    const raw = this.statements.get.get(threadId) as RawThread | undefined;
+    if (!raw) return undefined;
+    const thread = parseThread(raw);
+    // A thread's values are its latest checkpoint's (decision E13); {} when it has none.
+    if (options.withValues) thread.values = this.latestCheckpoint(threadId)?.values ?? {};
+    return thread;
   }
 
   /** The thread as its GET answer shows it (no values), as JSON text. */
@@ -190,10 +199,12 @@ export class ThreadStore {
       ttl?.minutes ?? null,
     );
     if (ttl) this.noteExpiry(ttl.expiresAt);
-    for (const scope of ['metadata', 'values'] as const)
-      for (const [key, value] of Object.entries(thread[scope]))
-        s.insertNewThreadKey.run(scope, key, valueHash(value), thread.created_at, thread.thread_id);
-    this.insertCheckpoints(thread.thread_id, null, checkpoints);
+    this.insertCheckpoints(thread.thread_id, undefined, checkpoints);
+    for (const [key, value] of Object.entries(thread.metadata))
+      s.insertNewThreadKey.run('metadata', key, valueHash(value), thread.created_at, thread.thread_id);
+    // The values are the last checkpoint's, whose layout hashes each key from its text.
+    for (const key of Object.keys(thread.values))
+      s.insertNewThreadKey.run('values', key, this.items.hashOf(thread.values, key), thread.created_at, thread.thread_id);
   }
 
   /**
@@ -201,8 +212,7 @@ export class ThreadStore {
    * uses `insert`; this serves seeding (benchmarks, fixtures) beyond one request's 1000 supersteps.
    */
   append(threadId: string, checkpoints: StampedCheckpoint[], updatedAt: string): void {
-    const parent = (this.statements.lastCheckpointId.get(threadId) as string | undefined) ?? null;
-    this.insertCheckpoints(threadId, parent, checkpoints);
+    this.insertCheckpoints(threadId, this.latestCheckpoint(threadId), checkpoints);
     const last = checkpoints.at(-1);
     if (!last) return;
     this.statements.touchThread.run(updatedAt, last.created_at, threadId);
@@ -210,30 +220,50 @@ export class ThreadStore {
     this.indexKeys(threadId, 'values', last.planned.values);
   }
 
-  private insertCheckpoints(threadId: string, parentId: string | null, checkpoints: StampedCheckpoint[]): void {
-    let parent = parentId;
+  /** Writes checkpoints one after the other, each stored by what changed since the one before (the first: since `parent`). */
+  private insertCheckpoints(
+    threadId: string,
+    parent: Pick<CheckpointRow, 'checkpoint_id' | 'values'> | undefined,
+    checkpoints: StampedCheckpoint[],
+  ): void {
+    let parentId = parent?.checkpoint_id ?? null;
+    let base = parent?.values;
     for (const [i, checkpoint] of checkpoints.entries()) {
-      // The last one is kept in the cache, with its keys' texts for the next update to reuse.
-      const last = i === checkpoints.length - 1 ? this.valueTexts.of(checkpoint.planned.values) : undefined;
-      const values = last ? objectText(last.entries) : canonicalJson(checkpoint.planned.values);
-      this.statements.insertCheckpoint.run(
-        threadId,
-        checkpoint.id,
-        parent,
-        checkpoint.created_at,
-        JSON.stringify(checkpoint.planned.metadata),
-        values,
-        JSON.stringify(checkpoint.planned.next),
-        JSON.stringify(checkpoint.planned.tasks),
-        scriptText(checkpoint.planned.script),
-      );
-      if (last) this.rememberLatest(threadId, parent, checkpoint, last.canonical, values.length);
-      parent = checkpoint.id;
+      const stored = this.writeCheckpoint(threadId, parentId, checkpoint, base);
+      if (i === checkpoints.length - 1) this.rememberLatest(threadId, parentId, checkpoint, stored);
+      parentId = checkpoint.id;
+      base = checkpoint.planned.values;
     }
   }
 
+  /** Writes one checkpoint row and the items its values need beyond those of `base`, its parent's values. */
+  private writeCheckpoint(
+    threadId: string,
+    parentId: string | null,
+    checkpoint: StampedCheckpoint,
+    base: Values | undefined,
+  ): StoredValues {
+    const { planned } = checkpoint;
+    const stored = this.items.write(threadId, planned.values, base);
+    this.statements.insertCheckpoint.run(
+      threadId,
+      checkpoint.id,
+      parentId,
+      checkpoint.created_at,
+      JSON.stringify(planned.metadata),
+      JSON.stringify(planned.next),
+      JSON.stringify(planned.tasks),
+      scriptText(planned.script),
+      this.items.manifest(stored),
+    );
+    return stored;
+  }
+
   private indexKeys(threadId: string, scope: 'metadata' | 'values', object: Record<string, unknown>): void {
-    for (const [key, value] of Object.entries(object)) this.statements.insertFilterKey.run(scope, key, valueHash(value), threadId);
+    for (const key of Object.keys(object)) {
+      const hash = scope === 'values' ? this.items.hashOf(object, key) : valueHash(object[key]);
+      this.statements.insertFilterKey.run(scope, key, hash, threadId);
+    }
   }
 
   /**
@@ -247,6 +277,9 @@ export class ThreadStore {
     s.copyFilterKeys.run(now, newThreadId, sourceId);
     s.insertFilterKey.run('metadata', 'thread_id', valueHash(newThreadId), newThreadId);
     s.copyCheckpoints.run(newThreadId, sourceId, newThreadId, sourceId);
+    // The copy's own items, under the same numbers its copied manifests name: deleting or pruning
+    // either thread leaves the other whole.
+    this.items.copy(sourceId, newThreadId);
     return true;
   }
 
@@ -256,8 +289,11 @@ export class ThreadStore {
     if (total === 0 || query.offset >= total) return { threads: [], total };
     const threadsStored = (this.statements.highestRowid.get() as number | null) ?? 0;
     const plan = searchPlan(query, total, threadsStored);
-    const { sql, params } = searchPageSql(query, plan, options.withValues ? THREAD_COLUMNS_WITH_VALUES : THREAD_COLUMNS);
+    const { sql, params } = searchPageSql(query, plan);
     const threads = (prepared(this.db, this.pageStatements, sql).all(...params) as RawThread[]).map(parseThread);
+    // Read, not kept: a page of a thousand threads would push the conversations in use out of the cache.
+    if (options.withValues)
+      for (const thread of threads) thread.values = this.latestCheckpoint(thread.thread_id, { keep: false })?.values ?? {};
     return { threads, total };
   }
 
@@ -287,16 +323,28 @@ export class ThreadStore {
     return this.statements.deleteThread.run(threadId).changes > 0;
   }
 
-  /** Keeps only the latest checkpoint of a thread, which loses its parent; false when the thread is unknown. */
-  keepLatestCheckpoint(threadId: string): boolean {
+  /**
+   * Keeps only the latest checkpoint of a thread, which loses its parent; false when the thread
+   * is unknown. `answers`: the manifests of its runs' answers, whose items stay too.
+   */
+  keepLatestCheckpoint(threadId: string, answers: Iterable<string> = []): boolean {
     if (!this.exists(threadId)) return false;
     const latest = this.statements.lastCheckpointId.get(threadId) as string | undefined;
     if (latest) {
       this.statements.deleteOlderCheckpoints.run(threadId, latest);
       this.statements.orphanCheckpoint.run(threadId, latest);
       this.latest.forget(threadId);
+      this.collectItems(threadId, answers);
     }
     return true;
+  }
+
+  /**
+   * Deletes the thread's items that neither its checkpoints nor `answers` (the manifests of its
+   * runs' answers) name: after checkpoints or runs were deleted.
+   */
+  collectItems(threadId: string, answers: Iterable<string>): void {
+    this.items.collect(threadId, [...(this.statements.manifests.all(threadId) as string[]), ...answers]);
   }
 
   /**
@@ -327,36 +375,25 @@ export class ThreadStore {
    */
   addCheckpoint(
     threadId: string,
-    parentId: string | null,
+    parent: Pick<CheckpointRow, 'checkpoint_id' | 'values'> | undefined,
     checkpoint: StampedCheckpoint,
     now: string,
     current?: Record<string, unknown>,
     options: { index?: boolean } = {},
   ): void {
-    const { id, created_at, planned } = checkpoint;
-    const { entries, canonical } = this.valueTexts.of(planned.values, current);
-    const text = objectText(entries);
-    this.statements.insertCheckpoint.run(
-      threadId,
-      id,
-      parentId,
-      created_at,
-      JSON.stringify(planned.metadata),
-      text,
-      JSON.stringify(planned.next),
-      JSON.stringify(planned.tasks),
-      scriptText(planned.script),
-    );
-    this.rememberLatest(threadId, parentId, checkpoint, canonical, text.length);
+    const { created_at, planned } = checkpoint;
+    const parentId = parent?.checkpoint_id ?? null;
+    // Stored by what changed since its parent (decision E29).
+    const stored = this.writeCheckpoint(threadId, parentId, checkpoint, parent?.values);
+    this.rememberLatest(threadId, parentId, checkpoint, stored);
     // A run writing several steps in one turn indexes the thread once, after its last (indexValues).
     if (options.index === false) return;
     this.statements.touchThread.run(now, created_at, threadId);
-    const texts = new Map(entries);
-    const hashOf = (key: string) => textHash(texts.get(key)!);
+    const hashOf = (key: string) => keyHash(stored.keys.get(key)!);
     if (current) this.reindexKeys(threadId, 'values', current, planned.values, hashOf);
     else {
       this.statements.deleteValueKeys.run(threadId);
-      for (const [key] of entries) this.statements.insertFilterKey.run('values', key, hashOf(key), threadId);
+      for (const key of stored.keys.keys()) this.statements.insertFilterKey.run('values', key, hashOf(key), threadId);
     }
   }
 
@@ -372,7 +409,7 @@ export class ThreadStore {
     stateUpdatedAt: string,
   ): void {
     this.statements.touchThread.run(now, stateUpdatedAt, threadId);
-    this.reindexKeys(threadId, 'values', before, after);
+    this.reindexKeys(threadId, 'values', before, after, (key) => this.items.hashOf(after, key));
   }
 
   /**
@@ -405,9 +442,9 @@ export class ThreadStore {
     this.statements.setConfig.run(JSON.stringify(config), threadId);
   }
 
-  /** Sets what a thread waits at since its last run ended (null: nothing recorded, as after a cancelled run). */
-  setInterrupts(threadId: string, interrupts: ThreadRow['interrupts'] | null): void {
-    this.statements.setInterrupts.run(interrupts === null ? null : JSON.stringify(interrupts), threadId);
+  /** A run ended: the thread's status, and what it waits at (null: nothing recorded), in one write; `updated_at` becomes `now`. */
+  settle(threadId: string, status: ThreadRow['status'], interrupts: ThreadRow['interrupts'] | null, now: string): void {
+    this.statements.settle.run(status, now, interrupts === null ? null : JSON.stringify(interrupts), threadId);
   }
 
   /** Replaces one checkpoint's tasks: what a task wrote once it ran, an interrupt or an error it raised. */
@@ -427,7 +464,8 @@ export class ThreadStore {
 
   /**
    * Deletes the checkpoints a run wrote (a run rolled back or deleted); the checkpoints after them
-   * keep their parent IDs, as LangGraph's checkpointers leave them.
+   * keep their parent IDs, as LangGraph's checkpointers leave them. The items only they named are
+   * left for `collectItems`, once the run's answer is gone too.
    */
   deleteCheckpointsOfRun(threadId: string, runId: string): void {
     if (this.statements.deleteCheckpointsOfRun.run(threadId, runId).changes === 0) return;
@@ -475,14 +513,13 @@ export class ThreadStore {
    * The thread's latest checkpoint: its ID from the primary key's index alone, the rest from the
    * latest-checkpoint cache when that holds this ID, else from the row.
    */
-  latestCheckpoint(threadId: string): CheckpointRow | undefined {
+  latestCheckpoint(threadId: string, options: { keep?: boolean } = {}): CheckpointRow | undefined {
     const latestId = this.statements.lastCheckpointId.get(threadId) as string | undefined;
     if (latestId === undefined) return undefined;
     const cached = this.latest.get(threadId, latestId);
     if (cached) return cached;
-    const raw = this.statements.checkpoint.get(threadId, latestId) as RawCheckpoint;
-    const checkpoint = parseCheckpoint(raw);
-    this.latest.set(threadId, latestId, checkpoint, raw.values.length);
+    const checkpoint = this.parse(this.statements.checkpoint.get(threadId, latestId) as RawCheckpoint);
+    if (options.keep !== false) this.latest.set(threadId, latestId, checkpoint, storedChars(this.items.storedOf(checkpoint.values)!));
     return checkpoint;
   }
 
@@ -492,14 +529,8 @@ export class ThreadStore {
     return raw && { ...raw, metadata: JSON.parse(raw.metadata) };
   }
 
-  /** Keeps a checkpoint just written as its thread's latest, as it reads back (`values`: in canonical form). */
-  private rememberLatest(
-    threadId: string,
-    parentId: string | null,
-    checkpoint: StampedCheckpoint,
-    values: Record<string, unknown>,
-    valuesChars: number,
-  ): void {
+  /** Keeps a checkpoint just written as its thread's latest, as it reads back (its values in canonical form). */
+  private rememberLatest(threadId: string, parentId: string | null, checkpoint: StampedCheckpoint, stored: StoredValues): void {
     const { next, tasks, metadata, script } = checkpoint.planned;
     this.latest.set(
       threadId,
@@ -510,18 +541,39 @@ export class ThreadStore {
         parent_checkpoint_id: parentId,
         created_at: checkpoint.created_at,
         metadata,
-        values,
+        values: stored.canonical,
         next,
         tasks,
         ...(script ? { script } : {}),
       },
-      valuesChars,
+      storedChars(stored),
     );
   }
 
   checkpoint(threadId: string, checkpointId: string): CheckpointRow | undefined {
     const raw = this.statements.checkpoint.get(threadId, checkpointId) as RawCheckpoint | undefined;
-    return raw && parseCheckpoint(raw);
+    return raw && this.parse(raw);
+  }
+
+  /** Whether the thread has this checkpoint (its values are not read). */
+  hasCheckpoint(threadId: string, checkpointId: string): boolean {
+    return this.statements.checkpointExists.get(threadId, checkpointId) !== undefined;
+  }
+
+  /**
+   * A checkpoint's row as read, its values rebuilt from their items; `base`: they may be what a
+   * write follows (the latest, or one read alone, as a fork reads it), so their layout is kept.
+   */
+  private parse(raw: RawCheckpoint, base = true): CheckpointRow {
+    const { script, value_refs: manifest, ...row } = raw;
+    return {
+      ...row,
+      metadata: JSON.parse(raw.metadata),
+      values: this.items.read(raw.thread_id, manifest, base),
+      next: JSON.parse(raw.next),
+      tasks: JSON.parse(raw.tasks),
+      ...(script === null ? {} : { script: JSON.parse(script) }),
+    };
   }
 
   /** Newest first, older than `before` when given, keeping those whose full metadata matches. */
@@ -532,7 +584,7 @@ export class ThreadStore {
     const found: CheckpointRow[] = [];
     const filter = options.metadata && Object.keys(options.metadata).length > 0 ? options.metadata : undefined;
     for (const raw of rows as IterableIterator<RawCheckpoint>) {
-      const checkpoint = parseCheckpoint(raw);
+      const checkpoint = this.parse(raw, false);
       if (filter && !matchesFilter(fullMetadata(checkpoint), filter)) continue;
       found.push(checkpoint);
       if (found.length >= options.limit) {
@@ -673,18 +725,16 @@ export function fullMetadata(checkpoint: CheckpointRow): Record<string, unknown>
 }
 
 function parseThread(raw: RawThread): ThreadRow {
-  const { values, interrupts, ...rest } = raw;
+  const { interrupts, ...rest } = raw;
   return {
     ...rest,
     metadata: JSON.parse(raw.metadata),
     config: JSON.parse(raw.config),
-    // Selected but null: the thread has no checkpoint yet.
-    ...(values === undefined ? {} : { values: values === null ? {} : JSON.parse(values) }),
     ...(interrupts === null ? {} : { interrupts: JSON.parse(interrupts) }),
   };
 }
 
-/** A checkpoint's row as read (its JSON columns as text), parsed; a subgraph's checkpoint keeps its namespace. */
+/** A subgraph checkpoint's row as read (its JSON columns as text, its values whole), parsed, keeping its namespace. */
 export function parseCheckpoint<Raw extends { metadata: string; values: string; next: string; tasks: string; script: string | null }>(
   raw: Raw,
 ): Omit<Raw, 'metadata' | 'values' | 'next' | 'tasks' | 'script'> & CheckpointRow {
