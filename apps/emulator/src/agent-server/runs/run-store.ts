@@ -68,7 +68,9 @@ export class RunStore {
       setStatus: db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?'),
       // Starting does not touch updated_at, as LangGraph's servers leave it.
       start: db.prepare("UPDATE runs SET status = 'running', attempt = attempt + 1 WHERE run_id = ?"),
-      finish: db.prepare('UPDATE runs SET status = ?, updated_at = ?, outcome = ?, outcome_values = NULL, cancel_reason = ? WHERE run_id = ?'),
+      finish: db.prepare(
+        'UPDATE runs SET status = ?, updated_at = ?, outcome = ?, outcome_values = NULL, cancel_reason = ? WHERE run_id = ?',
+      ),
       finishWithValues: db.prepare(
         'UPDATE runs SET status = ?, updated_at = ?, outcome = NULL, outcome_values = ?, cancel_reason = ? WHERE run_id = ?',
       ),
