@@ -183,7 +183,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     }
     const threadId = threadOf(exchange.target) ?? sighting?.threadId;
     if (!threadId) return undefined;
-    if (exchange.method === 'POST' && /^\/threads\/[^/]+\/runs$/.test(target)) {
+    // A run made in the background, by the runs API or a protocol command (run.start, input.respond,
+    // state.fork): its thread is read once the traffic pauses.
+    if (
+      exchange.method === 'POST' &&
+      (/^\/threads\/[^/]+\/runs$/.test(target) || (sighting && /^\/threads\/[^/]+\/commands$/.test(target)))
+    ) {
       unread.add(threadId);
       return undefined;
     }

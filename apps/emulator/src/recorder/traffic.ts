@@ -101,7 +101,14 @@ function commandSightingOf(exchange: RecordedExchange, threadId: string): RunSig
       : command?.method === 'state.fork'
         ? { input: params.input ?? null, checkpoint_id: params.checkpoint_id }
         : { assistant_id: params.assistant_id, input: params.input ?? null };
-  return { runId: runId.toLowerCase(), threadId: threadId.toLowerCase(), body, startedAt: exchange.startedAt, events: [] };
+  return {
+    runId: runId.toLowerCase(),
+    threadId: threadId.toLowerCase(),
+    stateless: false,
+    body,
+    startedAt: exchange.startedAt,
+    events: [],
+  };
 }
 
 /** The events of a stream's body, read from its chunks as they arrived. */
