@@ -51,6 +51,16 @@ function emulatorOn(file: string) {
   return { emulator, send };
 }
 
+/**
+ * What that release answered, as the contract answers it since: a thread search names no values
+ * even where its `select` asks for them (decision A20), which that release still answered.
+ */
+function answeredSince(read: (typeof recorded.reads)[number]): string {
+  const selectsValues = (read.body as { select?: unknown } | undefined)?.select;
+  if (read.target !== '/threads/search' || !Array.isArray(selectsValues) || !selectsValues.includes('values')) return read.text;
+  return JSON.stringify((JSON.parse(read.text) as Record<string, unknown>[]).map(({ values: _values, ...thread }) => thread));
+}
+
 describe('a database of the release before checkpoints were stored by what changed', () => {
   it('is a schema 12 file holding whole values, one copy per checkpoint', () => {
     const db = new Database(releaseFile('as-released.db'), { readonly: true });
@@ -68,7 +78,7 @@ describe('a database of the release before checkpoints were stored by what chang
       const differing: string[] = [];
       for (const read of recorded.reads) {
         const answer = await send(read.method, read.target, read.body);
-        if (answer.status !== read.status || answer.text !== read.text)
+        if (answer.status !== read.status || answer.text !== answeredSince(read))
           differing.push(`${read.method} ${read.target} ${JSON.stringify(read.body ?? '')}`);
       }
       expect(differing).toEqual([]);

@@ -177,7 +177,15 @@ describe('runs told as events', () => {
       {
         event: 'tool-finished',
         tool_call_id: 'call_1',
-        output: { type: 'tool', content: '{"status": "shipped"}', tool_call_id: 'call_1', name: 'lookup_order', status: 'success' },
+        // With the ID the thread keeps the message under, as the tool's end event carries it (decision T11).
+        output: {
+          type: 'tool',
+          content: '{"status": "shipped"}',
+          tool_call_id: 'call_1',
+          name: 'lookup_order',
+          status: 'success',
+          id: expect.stringMatching(/^run-[0-9a-f-]{36}-tool-call_1$/),
+        },
       },
     ]);
     expect(tools[0]!.params.namespace[0]).toMatch(/^tools:/);

@@ -221,8 +221,8 @@ describe('the recorder', () => {
       { id: undefined, continues: undefined, request: { stateless: true } },
       { id: undefined, continues: undefined, request: { config: { configurable: { service_token: '<redacted>' } }, stateless: true } },
       { id: undefined, continues: undefined, request: {} },
-      // A run the protocol's run.start made.
-      { id: undefined, continues: undefined, request: {} },
+      // A run the protocol's run.start made: such runs queue behind the thread's others (enqueue), where the runs API's default is reject.
+      { id: undefined, continues: undefined, request: { multitask_strategy: 'enqueue' } },
     ]);
   });
 
