@@ -204,7 +204,15 @@ describe('the recorder', () => {
     const config = checkConfig(YAML.parse(text));
     expect(config.graphs!.review!.runs).toHaveLength(1);
     const runs = config.graphs!.support!.runs ?? [];
-    expect(runs.map((run) => run.match)).toEqual(['where is my order?', 'a refund please', undefined, 'hi', 'secretly', 'prune me', 'hello there']);
+    expect(runs.map((run) => run.match)).toEqual([
+      'where is my order?',
+      'a refund please',
+      undefined,
+      'hi',
+      'secretly',
+      'prune me',
+      'hello there',
+    ]);
     // Each entry says what was asked: the resume its value, and what it goes on from; the stateless run that it was one.
     expect(runs.map(({ id, continues, request }) => ({ id, continues, request }))).toEqual([
       { id: undefined, continues: undefined, request: {} },
