@@ -244,7 +244,7 @@ describe('the config of a graph of any shape', () => {
       '  graphs.shaped.runs[0].steps[3].update: {{store.other}}: no store_get of this step reads an item as other (it reads prefs)',
     ];
     expect(() => checkConfig({ graphs })).toThrow(['config is invalid:', ...problems].join('\n'));
-    await expect(startTestEmulator({ graphs: graphs as never })).rejects.toThrow(['graphs are invalid:', ...problems].join('\n'));
+    await expect(startTestEmulator({ graphs: graphs as never })).rejects.toThrow(['the graphs option is invalid:', ...problems].join('\n'));
   });
 
   it('fills templates from the state the node is given: a key, the last message of a type, a part by its path', async () => {

@@ -294,7 +294,7 @@ describe('what the recorder could not record', () => {
       recorded: new Set(['r1']),
     };
     const { recording, leftOut } = servableRecording(
-      { upstream: 'http://x', graphs: [], threads: [strings], secrets: [], recordedAt: new Date() },
+      { upstream: 'http://x', graphs: [], threads: [strings], secrets: [], recordedAt: new Date(), out: 'recording.yaml' },
       'recording.yaml',
     );
     expect(leftOut).toEqual([

@@ -168,7 +168,7 @@ export const STREAM_SCENARIOS: Record<string, Scenario> = {
           : value;
     const shown = history.find((state) => JSON.stringify(sorted(state.values)) === JSON.stringify(sorted(first.data)))!;
     const joined = await collect(
-      client.runs.joinStream(threadId, run.run_id, { lastEventId: '-1', checkpointId: shown.checkpoint_id as string }),
+      client.runs.joinStream(threadId, run.run_id, { lastEventId: '-1', checkpointId: shown.checkpoint.checkpoint_id! }),
     );
     return { events: joined.map((event) => event.event), total: all.length };
   },
