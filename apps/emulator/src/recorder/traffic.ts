@@ -101,7 +101,6 @@ function commandSightingOf(exchange: RecordedExchange, threadId: string): RunSig
       : command?.method === 'state.fork'
         ? { input: params.input ?? null, checkpoint_id: params.checkpoint_id }
         : { assistant_id: params.assistant_id, input: params.input ?? null };
-  // A protocol command runs on the thread its path names: never a stateless run.
   return {
     runId: runId.toLowerCase(),
     threadId: threadId.toLowerCase(),
