@@ -1,6 +1,6 @@
 // The guide page "Test your agent app without an LLM" (TESTING_PAGE): the emulator README's own
-// sections on scripted graphs, on testing an app with them (in this repository and in the app's
-// own) and on runs, rendered from markdown as they stand, never written a second time. The
+// sections, from installing it into an app's project to running it, and on runs, rendered from
+// markdown as they stand, never written a second time. The
 // README's TypeScript blocks are type-checked by the emulator's tests and run by the docs' tests
 // and the packed-install test (apps/mock), so the page shows only what the emulator does.
 //
@@ -15,11 +15,36 @@ import { escapeHtml, fencedBlocks, markdownSection } from './guide.js';
 export const TESTING_PAGE_TITLE = 'Test your agent app without an LLM';
 
 /**
- * The README sections the page shows, in this order, and the code blocks each must keep: the
- * config (both forms), a recording and how it is made, the conversation through the SDK, the CLI for CI, the in-process test, CopilotKit's adapter; the same from an
- * app's own repository; then what runs do, and what a browser UI needs.
+ * The README sections the page shows, in this order (the README's own, an app team's first hour:
+ * install, test, graphs, recording, the store and crons, running it; then what runs do), and the
+ * code blocks each must keep. The README's part on working on the emulator itself, from a clone of
+ * this repository, is not shown: nothing here asks a reader for the repository.
  */
 export const TESTING_SECTIONS = [
+  {
+    heading: 'Install it in your project',
+    blocks: [
+      { lang: 'sh', contains: 'npm install --save-dev @agentplane/emulator' },
+      { lang: 'text', contains: 'agentplane-emulator ready: ' },
+    ],
+  },
+  {
+    heading: 'Test your agent app without an LLM',
+    blocks: [
+      // A conversation through the SDK against the command, in process (Vitest, a reply function), CI.
+      { lang: 'sh', contains: 'npx agentplane-emulator --config graphs.yaml' },
+      { lang: 'ts', contains: 'client.runs.wait(' },
+      { lang: 'ts', contains: '// tests/agent.test.ts' },
+      { lang: 'ts', contains: '({ input, resume }) =>' },
+      { lang: 'yaml', contains: 'npx agentplane-emulator --config graphs.yaml --db :memory:' },
+      // UIs: both useStreams, Playwright beside them; CopilotKit's AG-UI LangGraph adapter; pytest.
+      { lang: 'tsx', contains: "from '@langchain/langgraph-sdk/react'" },
+      { lang: 'tsx', contains: "from '@langchain/react'" },
+      { lang: 'ts', contains: 'webServer' },
+      { lang: 'ts', contains: "from '@ag-ui/langgraph'" },
+      { lang: 'python', contains: 'def agent_server_url' },
+    ],
+  },
   { heading: 'Scripted graphs', blocks: [{ lang: 'yaml', contains: 'graphs:' }] },
   // Your own graph's shape, then the same written for you from the real graph.
   { heading: 'Graphs of any shape', blocks: [{ lang: 'yaml', contains: 'runs:' }] },
@@ -30,33 +55,18 @@ export const TESTING_SECTIONS = [
       { lang: 'yaml', contains: 'chunks:' },
     ],
   },
+  { heading: 'Store and crons', blocks: [{ lang: 'ts', contains: 'client.crons.createForThread(' }] },
+  // Flags, variables, exit codes, stopping, the config, a browser's calls, and createEmulator().
   {
-    heading: 'Test your agent app without an LLM',
+    heading: 'Running it',
     blocks: [
-      { lang: 'ts', contains: 'client.runs.wait(' },
-      { lang: 'sh', contains: 'npx agentplane-emulator --config graphs.yaml --db :memory:' },
-      { lang: 'ts', contains: 'createEmulator({' },
-      // CopilotKit's way in: the AG-UI LangGraph adapter against the emulator.
-      { lang: 'ts', contains: "from '@ag-ui/langgraph'" },
-      { lang: 'tsx', contains: "from '@langchain/react'" },
-    ],
-  },
-  // The same, from an app's own repository: the install, the command, Vitest, Playwright, CI, pytest.
-  {
-    heading: 'Use it in your project',
-    blocks: [
-      { lang: 'sh', contains: 'npm install --save-dev @agentplane/emulator' },
-      { lang: 'ts', contains: 'createEmulator({' },
-      { lang: 'ts', contains: 'webServer' },
-      { lang: 'yaml', contains: 'npx agentplane-emulator --config graphs.yaml --db :memory:' },
-      { lang: 'python', contains: 'def agent_server_url' },
+      { lang: 'yaml', contains: 'revision_outcomes:' },
+      { lang: 'ts', contains: 'startEmulator(' },
     ],
   },
   { heading: 'Runs', blocks: [] },
   // What @langchain/react's useStream and threads.stream() speak (the react example links here).
   { heading: 'The thread-centric protocol', blocks: [{ lang: 'ts', contains: 'client.threads.stream(' }] },
-  // A UI on another origin needs the emulator's CORS (the useStream part links here).
-  { heading: 'Calling from a browser', blocks: [] },
 ];
 
 /** The emulator README, whose sections the page shows. */
@@ -137,15 +147,18 @@ export function renderTestingPage(readmeFile, { referencePage }) {
       nav.toc .level-3 { margin-left: 1.25rem; }
       pre { background: #1f2430; color: #e8eaf0; padding: .9rem 1rem; border-radius: 6px; overflow-x: auto; font-size: .85rem; line-height: 1.4; }
       code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-      p code, li code, h3 code { background: #eceef3; padding: 0 .25rem; border-radius: 3px; }
+      p code, li code, h3 code, td code { background: #eceef3; padding: 0 .25rem; border-radius: 3px; }
+      table { border-collapse: collapse; margin: .75rem 0; font-size: .92rem; }
+      th, td { border-bottom: 1px solid #dde1e8; padding: .35rem .6rem; text-align: left; vertical-align: top; }
     </style>
   </head>
   <body>
     <main>
       <p class="meta"><a href="./index.html">agentplane</a> · <a href="./${escapeHtml(referencePage)}">Agent server reference</a></p>
       <h1>${escapeHtml(TESTING_PAGE_TITLE)}</h1>
-      <p class="meta">From the emulator's README (<code>apps/emulator/README.md</code>): its sections on scripted graphs, on
-        testing an app with them (here and in your own project), and on runs. The repository's tests type-check and run its examples.</p>
+      <p class="meta">From the emulator's README (<code>apps/emulator/README.md</code>), in the order an app team needs it:
+        installing it into your project, testing your app, scripted and recorded graphs, the store and crons, running it
+        (flags, environment, exit codes, stopping, config), and what runs do. The repository's tests type-check and run its examples.</p>
       <nav class="toc">
         ${toc}
       </nav>

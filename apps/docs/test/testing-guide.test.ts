@@ -12,7 +12,7 @@ import { apiPaths } from '@agentplane/openapi-toolkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { escapeHtml } from '../src/guide.js';
 import { headingId, renderTestingPage, TESTING_SECTIONS } from '../src/testing-guide.js';
-import { readmeBlocks as blocks, conversationAt, exampleDir, GUIDE, README, runExample } from './support/readme-examples.js';
+import { readmeBlocks as blocks, conversationAt, exampleDir, GUIDE, README, readmeBlock, runExample } from './support/readme-examples.js';
 
 const markdown = fs.readFileSync(README, 'utf8');
 const render = (file = README) => renderTestingPage(file, { referencePage: 'agent-server.html' });
@@ -27,20 +27,31 @@ describe('the page', () => {
     expect(h2).toEqual(TESTING_SECTIONS.map((s) => headingId(s.heading)));
     const h3 = [...html.matchAll(/<h3 id="([^"]+)">/g)].map((m) => m[1]);
     expect(h3).toEqual([
+      'a-conversation-through-the-sdk',
+      'in-process-in-your-tests',
+      'in-ci',
+      'test-a-usestream-ui-against-the-emulator',
+      'test-a-langchainreact-ui-against-the-emulator',
+      'playwright-the-emulator-beside-your-ui',
+      'copilotkit',
+      'pytest-a-python-app',
       'templates',
       'runs-told-apart-by-the-whole-request',
-      'locally-npm-start-and-a-conversation',
-      'in-ci',
-      'in-process-in-your-tests',
-      'test-a-usestream-ui-against-the-emulator',
-      'copilotkit',
-      'test-a-langchainreact-ui-against-the-emulator',
-      'vitest-an-emulator-per-test',
-      'playwright-the-emulator-beside-your-ui',
-      'github-actions',
-      'pytest-a-python-app',
+      'the-command-line',
+      'exit-codes',
+      'stopping',
+      'config',
+      'calling-from-a-browser',
+      'from-code',
     ]);
     for (const id of [...h2, ...h3]) expect(html, id).toContain(`<a class="level-${h2.includes(id) ? 2 : 3}" href="#${id}">`);
+  });
+
+  it('shows how to install it, and its first lines, from the README', () => {
+    const shown = [...blocks('Install it in your project', 'sh'), ...blocks('Install it in your project', 'text')];
+    expect(shown).toHaveLength(2);
+    expect(shown[0]).toContain('npm install --save-dev @agentplane/emulator');
+    for (const block of shown) expect(html).toContain(escapeHtml(block));
   });
 
   it('shows why, the config, the conversation through the SDK, CI and in-process tests, from the README', () => {
@@ -48,12 +59,13 @@ describe('the page', () => {
     const shown = [
       blocks('Scripted graphs', 'yaml')[0],
       ...blocks(GUIDE, 'ts'),
-      blocks(GUIDE, 'sh')[0],
-      blocks(GUIDE, 'sh')[1],
+      ...blocks(GUIDE, 'sh'),
+      ...blocks(GUIDE, 'yaml'),
     ] as string[];
     expect(shown.every(Boolean)).toBe(true);
     for (const block of shown) expect(html).toContain(escapeHtml(block));
-    const [conversation, inProcess] = blocks(GUIDE, 'ts') as [string, string];
+    const conversation = readmeBlock(GUIDE, 'ts', 'client.runs.wait(');
+    const inProcess = readmeBlock(GUIDE, 'ts', 'resume === true');
     for (const step of [
       'client.runs.wait(',
       "command: { resume: 'approved' }",
@@ -63,7 +75,10 @@ describe('the page', () => {
       'lookup_order',
     ])
       expect(conversation, step).toContain(step);
-    expect(blocks(GUIDE, 'sh')[1]).toContain('npx agentplane-emulator --config graphs.yaml --db :memory:');
+    expect(blocks(GUIDE, 'sh')[0]).toBe('npx agentplane-emulator --config graphs.yaml');
+    expect(readmeBlock(GUIDE, 'yaml', '# .github/workflows/test.yml')).toContain(
+      'npx agentplane-emulator --config graphs.yaml --db :memory:',
+    );
     for (const step of ['createEmulator({', 'callerOptions: { fetch: emulator.agentServer.fetch }', 'resume', 'command: { resume: true }'])
       expect(inProcess, step).toContain(step);
   });
@@ -78,11 +93,25 @@ describe('the page', () => {
     for (const block of shown) expect(html).toContain(escapeHtml(block));
   });
 
-  it('shows how an app uses it from its own project: install and command, Vitest, Playwright, GitHub Actions, pytest', () => {
-    const section = 'Use it in your project';
-    const shown = ['sh', 'ts', 'yaml', 'python'].flatMap((lang) => blocks(section, lang));
-    expect(shown).toHaveLength(6);
+  it('shows the files an app adds to its own project: the Vitest file, the Playwright config, the workflow, pytest', () => {
+    const files = ['// tests/agent.test.ts', '// playwright.config.ts', '# .github/workflows/test.yml', '# conftest.py', '# test_agent.py'];
+    const shown = ['ts', 'yaml', 'python'].flatMap((lang) => blocks(GUIDE, lang)).filter((block) => files.includes(block.split('\n')[0]!));
+    expect(shown.map((block) => block.split('\n')[0]).sort()).toEqual([...files].sort());
     for (const block of shown) expect(html).toContain(escapeHtml(block));
+  });
+
+  it('shows the store and crons, and running it: every flag, variable and exit code, stopping, the config', () => {
+    expect(html).toContain(escapeHtml(readmeBlock('Store and crons', 'ts', 'client.crons.createForThread(')));
+    const running = html.slice(html.indexOf('<h2 id="running-it">'), html.indexOf('<h2 id="runs">'));
+    for (const text of [
+      '--cron-speed',
+      'AGENTPLANE_EMULATOR_DETACHED',
+      '--wait-for-upstream',
+      'exit status 130',
+      'SIGHUP',
+      'revision_outcomes',
+    ])
+      expect(running, text).toContain(text);
   });
 
   it('names every run status, thread status, multitask strategy and cancel action of the spec in Runs', () => {
@@ -114,14 +143,25 @@ describe('a README that loses what the page shows', () => {
   it.each([
     ['a section', (text: string) => text.replace('## Runs\n', '## Run semantics\n'), /no "## Runs" section, which the page .* shows/],
     [
-      'the CLI for CI',
-      (text: string) => text.replace('npx agentplane-emulator --config graphs.yaml --db :memory:', 'npx agentplane-emulator'),
-      /section "Test your agent app without an LLM" has no sh block with "npx agentplane-emulator --config graphs\.yaml --db :memory:"/,
+      'the CI job',
+      (text: string) => text.replace('npx agentplane-emulator --config graphs.yaml --db :memory: >', 'npx agentplane-emulator >'),
+      /section "Test your agent app without an LLM" has no yaml block with "npx agentplane-emulator --config graphs\.yaml --db :memory:"/,
+    ],
+    [
+      'the install command',
+      (text: string) => text.replace('npm install --save-dev @agentplane/emulator', 'npm install @agentplane/emulator'),
+      /section "Install it in your project" has no sh block with "npm install --save-dev @agentplane\/emulator"/,
+    ],
+    ['the store and crons', (text: string) => text.replace('## Store and crons\n', '## Memory\n'), /no "## Store and crons" section/],
+    [
+      'the config reference',
+      (text: string) => text.replace('revision_outcomes:          # first', 'outcomes:          # first'),
+      /section "Running it" has no yaml block with "revision_outcomes:"/,
     ],
     [
       'the in-process test',
-      (text: string) => text.replace('const emulator = createEmulator({\n  graphs', 'const emulator = ({\n  graphs'),
-      /no ts block with "createEmulator\(\{"/,
+      (text: string) => text.replace('({ input, resume }) =>', '({ input }) =>'),
+      /no ts block with "\(\{ input, resume \}\) =>"/,
     ],
     [
       'the CopilotKit example',
@@ -131,7 +171,7 @@ describe('a README that loses what the page shows', () => {
     [
       'the pytest fixture',
       (text: string) => text.replace('def agent_server_url', 'def emulator_url'),
-      /section "Use it in your project" has no python block with "def agent_server_url"/,
+      /section "Test your agent app without an LLM" has no python block with "def agent_server_url"/,
     ],
     [
       'an anchor',
@@ -166,8 +206,8 @@ describe('the examples, run as they stand', () => {
     // The README's file is graphs.yaml where it was run; here it is named as the error names it.
     const expected = shown.replace(/^agentplane-emulator: /, '').replaceAll('graphs.yaml', path.relative(process.cwd(), file));
     expect(() => readConfigFile(file)).toThrow(expected);
-    // The Config section's example, which shows `graphs:` among the rest, is accepted too.
-    expect(readYamlBlock('Config').graphs).toBeDefined();
+    // The config reference's example, which shows `graphs:` among the rest, is accepted too.
+    expect(readYamlBlock('Running it', 'revision_outcomes:').graphs).toBeDefined();
   });
 
   it('the graph of any shape and the recording shown are configs the emulator starts with', () => {
@@ -194,7 +234,7 @@ describe('the examples, run as they stand', () => {
       onError: (message) => errors.push(message),
     });
     try {
-      // The example talks to `npm start`'s agent server; this one listens on a free port.
+      // The example talks to the agent server on 8123; this one listens on a free port.
       await runExample(RUN_DIR, 'conversation', conversationAt(emulator.agentServerUrl));
       expect(errors).toEqual([]);
     } finally {
@@ -203,11 +243,11 @@ describe('the examples, run as they stand', () => {
   });
 
   it('the in-process test passes as written', async () => {
-    await runExample(RUN_DIR, 'in-process', blocks(GUIDE, 'ts')[1] ?? '');
+    await runExample(RUN_DIR, 'in-process', readmeBlock(GUIDE, 'ts', 'resume === true'));
   });
 
   it("the CopilotKit example passes as written: the AG-UI LangGraph adapter's tool call, state and interrupt", async () => {
-    const example = blocks(GUIDE, 'ts').find((block) => block.includes("from '@ag-ui/langgraph'"));
+    const example = readmeBlock(GUIDE, 'ts', "from '@ag-ui/langgraph'");
     for (const step of [
       'new LangGraphAgent({ deploymentUrl: emulator.agentServerUrl',
       'TOOL_CALL_RESULT',
@@ -215,7 +255,15 @@ describe('the examples, run as they stand', () => {
       'forwardedProps',
     ])
       expect(example, step).toContain(step);
-    await runExample(RUN_DIR, 'copilotkit', example ?? '');
+    await runExample(RUN_DIR, 'copilotkit', example);
+  });
+
+  it('the example of createEmulator() and startEmulator() passes as written', async () => {
+    await runExample(RUN_DIR, 'from-code', readmeBlock('Running it', 'ts', 'startEmulator('));
+  });
+
+  it('the cron example on a moved clock passes as written', async () => {
+    await runExample(RUN_DIR, 'crons', readmeBlock('Store and crons', 'ts', 'client.crons.createForThread('));
   });
 
   it('the protocol through the SDK’s threads.stream(), in process, passes as written', async () => {
@@ -223,9 +271,9 @@ describe('the examples, run as they stand', () => {
   });
 });
 
-/** The first YAML block of a README section, read by the emulator's own config reader. */
-function readYamlBlock(heading: string): EmulatorConfig {
+/** A README section's YAML block with `contains`, read by the emulator's own config reader. */
+function readYamlBlock(heading: string, contains: string): EmulatorConfig {
   const file = path.join(RUN_DIR, `${headingId(heading)}.yaml`);
-  fs.writeFileSync(file, blocks(heading, 'yaml')[0] ?? '');
+  fs.writeFileSync(file, readmeBlock(heading, 'yaml', contains));
   return readConfigFile(file);
 }

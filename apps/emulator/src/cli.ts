@@ -11,7 +11,7 @@ import { DEFAULTS, PortInUseError, startEmulator } from './emulator.js';
 import { recordMain } from './recorder/record-command.js';
 import { onStopRequest } from './shared/stop-signals.js';
 
-const USAGE = `Usage: agentplane-emulator [options]
+export const USAGE = `Usage: agentplane-emulator [options]
        agentplane-emulator record --upstream <url> --out <file> [options]   (see record --help)
 
 A stateful local emulator of the agentplane control plane and agent server APIs.

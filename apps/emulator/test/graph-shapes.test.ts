@@ -632,8 +632,11 @@ describe('timing', () => {
 describe("the README's graph of any shape", () => {
   it('holds the conversation the README describes, as its steps say', async () => {
     const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Graphs of any shape\n'));
-    const config = checkConfig(YAML.parse(section.match(/```yaml\n([\s\S]*?)```/)?.[1] ?? ''));
+    const at = readme.indexOf('\n## Graphs of any shape\n');
+    expect(at, 'the README has a "## Graphs of any shape" section').toBeGreaterThan(0);
+    const example = readme.slice(at).match(/```yaml\n([\s\S]*?)```/)?.[1];
+    expect(example, 'its first YAML block').toBeDefined();
+    const config = checkConfig(YAML.parse(example!));
     const emulator = createEmulator({ config, timeScale: 0 });
     const readmeClient = inProcessClient(emulator);
     try {

@@ -24,7 +24,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 
 const EMULATOR_README = path.join(REPO_ROOT, 'apps', 'emulator', 'README.md');
-const GUIDE = 'Use it in your project';
+// The README's part on testing an app, whose examples are files of the app's own project.
+const GUIDE = 'Test your agent app without an LLM';
 const blocks = (heading: string, lang: string) => readmeSectionBlocks(EMULATOR_README, heading, lang);
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'agentplane-packed-'));
@@ -74,12 +75,11 @@ function writeAppFile(file: string, text: string): void {
   fs.writeFileSync(path.join(project, file), text);
 }
 
-/** A README block that names its file on its first line (`// tests/agent.test.ts`, `# conftest.py`). */
-function namedBlock(lang: string, index: number, file: string): string {
-  const block = blocks(GUIDE, lang)[index];
-  if (!block) throw new Error(`${EMULATOR_README}: "${GUIDE}" has no ${lang} block #${index + 1} (${file})`);
-  expect(block.split('\n')[0], `the block for ${file}`).toMatch(new RegExp(`^(//|#) ${file.replace(/\./g, '\\.')}$`));
-  return block;
+/** The README block that names `file` on its first line (`// tests/agent.test.ts`, `# conftest.py`); exactly one. */
+function namedBlock(lang: string, file: string): string {
+  const named = blocks(GUIDE, lang).filter((block) => /^(\/\/|#) (.+)$/.exec(block.split('\n')[0] ?? '')?.[2] === file);
+  if (named.length !== 1) throw new Error(`${EMULATOR_README}: "${GUIDE}" has ${named.length} ${lang} blocks named ${file}, not one`);
+  return named[0]!;
 }
 
 /** Starts a command in the app's folder in a process group of its own (npx and what it runs). */
@@ -251,10 +251,10 @@ describe('the public packages, packed and installed outside the workspace', () =
     writeAppFile('clients.ts', CLIENTS_PROGRAM);
     writeAppFile('conversation.ts', CONVERSATION_PROGRAM);
     writeAppFile('seeding.ts', SEEDING_PROGRAM);
-    writeAppFile('tests/agent.test.ts', namedBlock('ts', 0, 'tests/agent.test.ts'));
-    writeAppFile('playwright.config.ts', namedBlock('ts', 1, 'playwright.config.ts'));
-    writeAppFile('conftest.py', namedBlock('python', 0, 'conftest.py'));
-    writeAppFile('test_agent.py', namedBlock('python', 1, 'test_agent.py'));
+    writeAppFile('tests/agent.test.ts', namedBlock('ts', 'tests/agent.test.ts'));
+    writeAppFile('playwright.config.ts', namedBlock('ts', 'playwright.config.ts'));
+    writeAppFile('conftest.py', namedBlock('python', 'conftest.py'));
+    writeAppFile('test_agent.py', namedBlock('python', 'test_agent.py'));
     // graphs.yaml: the README says to save the example of Scripted graphs.
     writeAppFile('graphs.yaml', blocks('Scripted graphs', 'yaml')[0] ?? '');
   }, 900_000);
@@ -316,7 +316,7 @@ describe('the public packages, packed and installed outside the workspace', () =
   }, 300_000);
 
   it("runs the README's GitHub Actions job step by step: the Vitest file, then the emulator command and a streamed conversation", async () => {
-    const workflow = YAML.parse(namedBlock('yaml', 0, '.github/workflows/test.yml')) as {
+    const workflow = YAML.parse(namedBlock('yaml', '.github/workflows/test.yml')) as {
       jobs: Record<string, { steps: { uses?: string; run?: string; if?: string; env?: Record<string, string> }[] }>;
     };
     const [agentServerPort, controlPlanePort] = [await freePort(), await freePort()];
