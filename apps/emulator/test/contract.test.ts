@@ -7,6 +7,7 @@
 
 import { createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { describe, expect, it } from 'vitest';
+import { RUN_DELAY_MS } from '../src/agent-server/protocol/thread-protocol.js';
 import type { ApiName, RawRequest } from './support/harness.js';
 import { rawRequest, rawSocketExchange, socketHandshake, startTestEmulator, useEmulator } from './support/harness.js';
 
@@ -860,6 +861,9 @@ const scenarios: Record<string, Record<string, () => Promise<Result>>> = {
         body: { id: 1, method: 'run.start', params: { assistant_id: 'agent', input: ask('hello') } },
       });
       const runId = (started as unknown as { result: { run_id: string } }).result.run_id;
+      // A command's run waits its delay on the emulator's clock, which this suite holds still:
+      // without moving it past the delay the run would never start and the join would never end.
+      f.advance(RUN_DELAY_MS);
       await agent().GET('/threads/{thread_id}/runs/{run_id}/join', {
         ...agentWithKey(),
         params: { path: { thread_id: threadId, run_id: runId } },

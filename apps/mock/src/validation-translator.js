@@ -7,6 +7,10 @@
 // `cancel_on_disconnect=0`, and the spec reads them as booleans) is spelled `true` or `false`,
 // and a body in one of the API's `x-json-media-types` (the agent server's `text/plain`, as
 // LangGraph Studio sends JSON) is passed on as `application/json`, which is all Prism reads.
+// The mock has no sockets: Prism answers the thread's WebSocket path (`connectThreadEvents`) with
+// a bare 101 and switches to nothing, which a client reads as a broken connection. The front
+// answers that 101 with the spec's 426 for a server that does not upgrade, and never asks Prism
+// to upgrade either.
 import http from 'node:http';
 
 /**
@@ -101,6 +105,23 @@ export function withJsonContentType(headers, jsonMediaTypes) {
   return jsonMediaTypes.includes(type) ? { ...headers, 'content-type': 'application/json' } : headers;
 }
 
+/** What the front answers where Prism would switch protocols: a 426 ErrorDetail, as the spec documents it. */
+const NO_SOCKETS = JSON.stringify({
+  detail:
+    'The mock has no sockets: the protocol over a WebSocket is served by the emulator (@agentplane/emulator). ' +
+    'Over HTTP, POST /threads/{thread_id}/commands sends a command and POST on this path streams the events.',
+});
+
+/**
+ * The request headers without the hop-by-hop ones that ask for a protocol switch: the front
+ * forwards plain HTTP only.
+ * @param {http.IncomingHttpHeaders} headers
+ */
+function withoutUpgrade(headers) {
+  const { upgrade: _upgrade, connection: _connection, ...rest } = headers;
+  return rest;
+}
+
 /**
  * Starts the front on `port`, forwarding to the Prism at `upstream`. `booleans` are the query
  * parameters whose `1` and `0` it spells `true` and `false` (queryBooleans of mocks.js);
@@ -113,8 +134,21 @@ export function startValidationTranslator({ upstream, port, host, booleans = new
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => {
     const path = withBooleansSpelledOut(req.url ?? '/', booleans);
-    const headers = withJsonContentType(req.headers, jsonMediaTypes);
+    const headers = withJsonContentType(withoutUpgrade(req.headers), jsonMediaTypes);
     const forward = http.request({ host: target.hostname, port: target.port, method: req.method, path, headers, agent }, (answer) => {
+      if (answer.statusCode === 101) {
+        answer.resume();
+        const { 'keep-alive': _keepAlive, ...kept } = answer.headers; // Prism's CORS headers stay
+        res.writeHead(426, {
+          ...kept,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(NO_SOCKETS),
+          upgrade: 'websocket',
+          connection: 'Upgrade',
+        });
+        res.end(NO_SOCKETS);
+        return;
+      }
       const items = answer.statusCode === 422 ? violationsToValidationErrors(answer.headers['sl-violations']?.toString()) : [];
       if (items.length === 0) {
         res.writeHead(answer.statusCode ?? 502, answer.headers);

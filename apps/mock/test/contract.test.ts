@@ -2,9 +2,10 @@
 // body that validates against the spec, each named example is served verbatim, and invalid
 // requests get the documented 401/422 shapes.
 
+import http from 'node:http';
 import { API_NAMES, createValidator, listOperations, loadBundle } from '@agentplane/openapi-toolkit';
 import { describe, expect, inject, it } from 'vitest';
-import { firstRequestExample, responseExamples, responseSchema, send, validRequest } from './requests.js';
+import { firstRequestExample, mockStatus, openBody, responseExamples, responseSchema, send, validRequest } from './requests.js';
 
 const urls = inject('mockUrls');
 
@@ -16,14 +17,17 @@ for (const api of API_NAMES) {
   describe(`${api} mock`, () => {
     for (const op of operations) {
       for (const status of Object.keys(op.operation.responses)) {
-        it(`${op.operationId} answers ${status} with a body valid against the spec (Prefer: code=${status})`, async () => {
+        const served = mockStatus(status);
+        const title = served === status ? `${status} with` : `${served} (no sockets to switch to ${status}) with`;
+        it(`${op.operationId} answers ${title} a body valid against the spec (Prefer: code=${status})`, async () => {
           const request = validRequest(spec, urls[api]!, op);
           request.init.headers.prefer = `code=${status}`;
           const response = await send(request);
-          expect(response.status, JSON.stringify(response.body)).toBe(Number(status));
-          const schema = responseSchema(spec, op, status);
+          expect(response.status, JSON.stringify(response.body)).toBe(Number(served));
+          const schema = responseSchema(spec, op, served);
           if (schema) expect(validate(schema, response.body).errors).toBe('');
           else expect(response.body, 'an answer declared without a body has none').toBe('');
+          if (served === '426') expect(response.headers.get('upgrade')).toBe('websocket');
         });
 
         for (const [name, value] of responseExamples(spec, op, status)) {
@@ -47,7 +51,15 @@ for (const api of API_NAMES) {
       }
 
       const example = firstRequestExample(spec, op);
-      if (example && typeof example === 'object' && !Array.isArray(example)) {
+      // An open body (the protocol's command envelope, which the protocol declares extensible)
+      // ignores a field it does not know: the request is served as without it.
+      if (example && typeof example === 'object' && !Array.isArray(example) && openBody(spec, op)) {
+        it(`${op.operationId} ignores an unknown body field (its body schema is open)`, async () => {
+          const response = await send(validRequest(spec, urls[api]!, op, { body: { ...example, unexpected_field: true } }));
+          expect(response.status, JSON.stringify(response.body)).toBe(200);
+          expect(validate(responseSchema(spec, op, '200')!, response.body).errors).toBe('');
+        });
+      } else if (example && typeof example === 'object' && !Array.isArray(example)) {
         it(`${op.operationId} answers an unknown body field with 422 HTTPValidationError`, async () => {
           const response = await send(validRequest(spec, urls[api]!, op, { body: { ...example, unexpected_field: true } }));
           expect(response.status).toBe(422);
@@ -177,6 +189,10 @@ describe('agent-server mock: validation and headers', () => {
     ['searchThreads', { offset: 1e308 }, ['body', 'offset'], 'less_than_equal'],
     ['searchThreads', { sort_order: 'sideways' }, ['body', 'sort_order'], 'enum'],
     ['getThreadHistory', { limit: 0 }, ['body', 'limit'], 'greater_than_equal'],
+    ['sendThreadCommand', { method: 'run.start', params: {} }, ['body', 'id'], 'missing'],
+    ['sendThreadCommand', { id: 1, method: 'run.start', params: 'support' }, ['body', 'params'], 'dict_type'],
+    ['streamThreadEvents', { channels: [] }, ['body', 'channels'], 'too_short'],
+    ['streamThreadEvents', { channels: ['values'], bogus: 1 }, ['body', 'bogus'], 'extra_forbidden'],
   ])('%s answers %j with a 422 HTTPValidationError naming that field', async (operationId, body, loc, type) => {
     const response = await send(validRequest(spec, urls[api]!, byId(operationId), { body }));
     expect(response.status).toBe(422);
@@ -194,6 +210,32 @@ describe('agent-server mock: validation and headers', () => {
     const response = await send(validRequest(spec, urls[api]!, byId('getThread'), { pathParams: { thread_id: 'not-a-uuid' } }));
     expect(response.status).toBe(422);
     expect(response.body.detail).toEqual([{ loc: ['path', 'thread_id'], msg: expect.stringContaining('uuid'), type: 'uuid_parsing' }]);
+  });
+
+  // The mock has no sockets (its front answers 426 where Prism would switch to nothing): a client
+  // that asks for the thread's WebSocket learns so at once, and is not left on a dead connection.
+  it('connectThreadEvents answers a WebSocket handshake with 426 and the way over HTTP', async () => {
+    const request = validRequest(spec, urls[api]!, byId('connectThreadEvents'));
+    Object.assign(request.init.headers, {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      'sec-websocket-version': '13',
+    });
+    const response = await new Promise<{ status: number; upgrade: unknown; body: any }>((resolve, reject) => {
+      const outgoing = http.request(request.url, { headers: request.init.headers }, (incoming) => {
+        let text = '';
+        incoming.on('data', (chunk) => (text += chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode!, upgrade: incoming.headers.upgrade, body: JSON.parse(text) }));
+      });
+      outgoing.on('upgrade', () => reject(new Error('the mock switched protocols')));
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+    expect(response.status).toBe(426);
+    expect(response.upgrade).toBe('websocket');
+    expect(validate('#/components/schemas/ErrorDetail', response.body).errors).toBe('');
+    expect(response.body.detail).toContain('/commands');
   });
 
   it('copyThread accepts no body, and {}', async () => {

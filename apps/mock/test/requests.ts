@@ -45,6 +45,25 @@ export function firstRequestExample(spec: any, op: Operation): unknown {
   return resolveRef(spec, Object.values(examples)[0]).value;
 }
 
+/**
+ * Whether the operation's body schema declares itself open (`additionalProperties: true`, as the
+ * protocol's command envelope does): an unknown field there is ignored, not refused.
+ */
+export function openBody(spec: any, op: Operation): boolean {
+  const requestBody = op.operation.requestBody ? resolveRef(spec, op.operation.requestBody) : undefined;
+  const schema = requestBody?.content?.['application/json']?.schema;
+  return schema !== undefined && resolveRef(spec, schema).additionalProperties === true;
+}
+
+/**
+ * The status the mock answers when `Prefer: code=<status>` asks for `status`. A 101 switches the
+ * connection to a WebSocket, and the mock has no sockets: its front answers the spec's 426 for a
+ * server that does not upgrade instead (the thread's WebSocket is the emulator's).
+ */
+export function mockStatus(status: string): string {
+  return status === '101' ? '426' : status;
+}
+
 /** Whether a success of the operation is a stream of events (`text/event-stream`). */
 export function streams(spec: any, op: Operation): boolean {
   return Object.entries(op.operation.responses).some(

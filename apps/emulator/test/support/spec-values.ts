@@ -243,7 +243,11 @@ export function validValue(spec: any, node: any, depth = 0): fc.Arbitrary<unknow
     case 'array': {
       const item = validValue(spec, schema.items ?? {}, depth + 1);
       const min = schema.minItems ?? 0;
-      return fc.array(item, { minLength: min, maxLength: Math.max(min, Math.min(schema.maxItems ?? 3, 3)) });
+      const lengths = { minLength: min, maxLength: Math.max(min, Math.min(schema.maxItems ?? 3, 3)) };
+      // Items equal as JSON are what uniqueItems forbids.
+      return schema.uniqueItems === true
+        ? fc.uniqueArray(item, { ...lengths, selector: (value) => JSON.stringify(value) })
+        : fc.array(item, lengths);
     }
     default:
       return objectFor(spec, schema, depth);
