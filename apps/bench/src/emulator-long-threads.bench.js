@@ -26,6 +26,7 @@ import { printTable } from './table.js';
 export const title = 'Emulator: one long thread (runs waited for one after another) and runs/s';
 
 const MARKS = [10, 100, 1000];
+const LAST_MARK = MARKS[MARKS.length - 1] ?? 0;
 const WINDOW = 10;
 const REPEATS = 3;
 const WARMUP_RUNS = 300;
@@ -91,7 +92,7 @@ async function longThread() {
     let window = [];
     let cpuBefore = cpuSeconds(server.pid);
     let answerBytes = 0;
-    for (let i = 1; i <= MARKS.at(-1); i++) {
+    for (let i = 1; i <= LAST_MARK; i++) {
       if (MARKS.some((mark) => mark - WINDOW === i - 1)) {
         window = [];
         cpuBefore = cpuSeconds(server.pid);
