@@ -10,4 +10,7 @@ if (!fs.existsSync(new URL('../dist/cli.js', import.meta.url))) {
   process.exit(1);
 }
 const { main } = await import('../dist/cli.js');
-process.exitCode = await main(process.argv.slice(2));
+// Exits at once once main is done (the servers are closed, the files written): left to drain, the
+// process would hand its signals back to their defaults first, and a second Ctrl-C landing then
+// would kill it (exit 130 after a clean stop).
+process.exit(await main(process.argv.slice(2)));

@@ -48,11 +48,13 @@ function streamedReply(transport: Transport): Scenario {
   return async (_client, _tag, apiUrl) => {
     const { client, thread } = openThread(apiUrl, transport, 'support');
     try {
-      await thread.run.start({ input: ask('hello there') });
+      // Read before the run starts, as a UI subscribes before it submits: the SDK never shows a run
+      // that ended before its subscription arrived, and on a loaded machine a run may end first.
       const texts: string[] = [];
       const reading = (async () => {
         for await (const message of thread.messages) texts.push(await message.text);
       })();
+      await thread.run.start({ input: ask('hello there') });
       const output = (await thread.output) as { messages: { type: string; content: unknown }[] };
       await until(() => texts.length > 0, 'the streamed message');
       void reading;
