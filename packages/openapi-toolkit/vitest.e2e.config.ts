@@ -6,7 +6,9 @@ export default defineProject({
   test: {
     name: '@agentplane/openapi-toolkit:e2e',
     include: ['test/**/*.e2e.test.ts'],
-    testTimeout: 600_000,
+    // The release builds every package on a copy of the repository: 735 s in the clean-clone CI run
+    // beside every other suite (this stop's suites made the machine busier), where 600 s was the limit.
+    testTimeout: 1_200_000,
     hookTimeout: 120_000,
   },
 });
