@@ -20,6 +20,7 @@ import type { ServedPage } from './support/chat-page.js';
 import {
   chromiumAvailable,
   launchChromium,
+  openChatPage,
   screenshot,
   seenTexts,
   send,
@@ -100,17 +101,7 @@ describe.skipIf(!hasChromium).each(SERVERS)("@langchain/react's useStream in Chr
 
   /** The chat page on `graph`, its API the server's. */
   async function openChat(graph: string, query: Record<string, string> = {}): Promise<Page> {
-    const page = await browser.newPage();
-    pages.push(page);
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') console.warn(`[page console] ${message.text()} (${message.location().url})`);
-    });
-    const url = new URL(site.url);
-    for (const [key, value] of Object.entries({ api: server.url, graph, ...query })) url.searchParams.set(key, value);
-    await page.goto(url.href);
-    await page.getByTestId('status').waitFor(WAIT);
-    return page;
+    return openChatPage(browser, { pages, errors: pageErrors }, site.url, { api: server.url, graph, ...query });
   }
 
   for (const transport of ['sse', 'websocket'])

@@ -18,6 +18,7 @@ import type { ServedPage } from './support/chat-page.js';
 import {
   chromiumAvailable,
   launchChromium,
+  openChatPage,
   screenshot as screenshotTo,
   seenTexts,
   send,
@@ -91,17 +92,7 @@ describe.skipIf(!hasChromium)('useStream in Chromium, against the emulator', () 
 
   /** The chat page on `graph`, its API the emulator's agent server. */
   async function openChat(graph: string, query: Record<string, string> = {}): Promise<Page> {
-    const page = await browser.newPage();
-    pages.push(page);
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') console.warn(`[page console] ${message.text()} (${message.location().url})`);
-    });
-    const url = new URL(site.url);
-    for (const [key, value] of Object.entries({ api: emulator.agentServerUrl, graph, ...query })) url.searchParams.set(key, value);
-    await page.goto(url.href);
-    await page.getByTestId('status').waitFor(WAIT);
-    return page;
+    return openChatPage(browser, { pages, errors: pageErrors }, site.url, { api: emulator.agentServerUrl, graph, ...query });
   }
 
   it('streams a reply in word by word', async () => {

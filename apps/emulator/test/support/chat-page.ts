@@ -76,6 +76,29 @@ export async function servePage(entry: string, title: string): Promise<ServedPag
 /** Generous: a shared 2-core machine may be running other suites. */
 export const WAIT = { timeout: 30_000 };
 
+/**
+ * Opens the served chat page on `graph` against the agent server at `api` (with `query` besides),
+ * kept in `opened` and its errors in `errors` (console errors are printed), once it shows a status.
+ */
+export async function openChatPage(
+  browser: Browser,
+  opened: { pages: Page[]; errors: string[] },
+  siteUrl: string,
+  params: Record<string, string> & { api: string; graph: string },
+): Promise<Page> {
+  const page = await browser.newPage();
+  opened.pages.push(page);
+  page.on('pageerror', (error) => opened.errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') console.warn(`[page console] ${message.text()} (${message.location().url})`);
+  });
+  const url = new URL(siteUrl);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  await page.goto(url.href);
+  await page.getByTestId('status').waitFor(WAIT);
+  return page;
+}
+
 export async function send(page: Page, text: string): Promise<void> {
   await page.getByTestId('input').fill(text);
   await page.getByTestId('send').click();
