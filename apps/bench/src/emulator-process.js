@@ -19,18 +19,19 @@ const HEAP_PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'heap
  * Starts the emulator CLI on `db` with free ports; resolves once it prints its `ready` line.
  * `production` turns response validation off (NODE_ENV=production); otherwise it runs as
  * `npm start` runs it, checking every answer against the spec. `heapProbe` preloads
- * heap-probe.cjs, so that `heapAfterGc()` can read the heap the process holds.
- * @param {{db: string, production: boolean, args?: string[], heapProbe?: boolean}} options
+ * heap-probe.cjs, so that `heapAfterGc()` can read the heap the process holds. `bin`: another
+ * checkout's CLI (a baseline to compare with), this one's by default.
+ * @param {{db: string, production: boolean, args?: string[], heapProbe?: boolean, bin?: string}} options
  */
-export async function startEmulatorProcess({ db, production, args = [], heapProbe = false }) {
+export async function startEmulatorProcess({ db, production, args = [], heapProbe = false, bin = EMULATOR_BIN }) {
   const env = { ...process.env };
   if (production) env.NODE_ENV = 'production';
   else delete env.NODE_ENV;
   const probeFile = heapProbe ? path.join(os.tmpdir(), `agentplane-heap-${process.pid}-${crypto.randomUUID()}.jsonl`) : undefined;
   if (probeFile) env.AGENTPLANE_HEAP_PROBE = probeFile;
   const nodeArgs = probeFile ? ['--expose-gc', '--require', HEAP_PROBE] : [];
-  const argv = [...nodeArgs, EMULATOR_BIN, '--db', db, '--agent-server-port', '0', '--control-plane-port', '0', ...args];
-  const child = spawn(process.execPath, argv, { cwd: EMULATOR_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const argv = [...nodeArgs, bin, '--db', db, '--agent-server-port', '0', '--control-plane-port', '0', ...args];
+  const child = spawn(process.execPath, argv, { cwd: path.dirname(path.dirname(bin)), env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let stderrLines = 0;
   child.stderr.on('data', (chunk) => {
