@@ -135,7 +135,17 @@ export async function run() {
       ]);
     }
     printTable(
-      ['operation', 'req/s now', 'req/s before', 'p50 now ms', 'p50 before ms', 'CPU/req now', 'CPU/req before', 'time now/before', 'answers'],
+      [
+        'operation',
+        'req/s now',
+        'req/s before',
+        'p50 now ms',
+        'p50 before ms',
+        'CPU/req now',
+        'CPU/req before',
+        'time now/before',
+        'answers',
+      ],
       rows,
       [0, 8],
     );
