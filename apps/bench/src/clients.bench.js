@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { build } from 'esbuild';
+import { percentile } from './http-load.js';
 
 export const title = 'Clients: request overhead and bundle size';
 
@@ -152,8 +153,7 @@ async function measure(contenders) {
       }
     }
   }
-  const median = (/** @type {number[]} */ values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-  return /** @type {Record<Name, number>} */ (Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)])));
+  return /** @type {Record<Name, number>} */ (Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, percentile(v, 50)])));
 }
 
 /**

@@ -20,7 +20,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { cpuSeconds, startEmulatorProcess } from './emulator-process.js';
 import { GRAPHS, WAIT } from './emulator-runs.bench.js';
-import { compare, fmtMs, fmtRate } from './http-load.js';
+import { compare, fmtMs, fmtRate, percentile } from './http-load.js';
 import { printTable } from './table.js';
 
 export const title = 'Emulator: one long thread (runs waited for one after another) and runs/s';
@@ -102,12 +102,11 @@ async function longThread() {
       answerBytes = bytes;
       if (!MARKS.includes(i)) continue;
       const cpuPerRun = (cpuSeconds(server.pid) - cpuBefore) / window.length;
-      const sorted = [...window].sort((a, b) => a - b);
       const { used, onDisk } = databaseBytes(file);
       const messages = 2 * i;
       marks.push({
         runs: i,
-        p50: sorted[Math.floor(sorted.length / 2)],
+        p50: percentile(window, 50),
         cpuPerRun: cpuPerRun * 1000,
         answerBytes,
         usedPerMessage: used / messages,
@@ -138,8 +137,6 @@ async function runsPerSecond() {
   }
 }
 
-const median = (/** @type {number[]} */ values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 export async function run() {
   const started = performance.now();
   /** @type {Awaited<ReturnType<typeof longThread>>[]} */
@@ -151,7 +148,11 @@ export async function run() {
   const at = (
     /** @type {number} */ index,
     /** @type {'p50' | 'cpuPerRun' | 'usedPerMessage' | 'addedPerMessage' | 'onDiskPerMessage' | 'answerBytes'} */ field,
-  ) => median(threads.map((thread) => thread.marks[index][field]));
+  ) =>
+    percentile(
+      threads.map((thread) => thread.marks[index][field]),
+      50,
+    );
   console.log(
     `\nOne thread of the echo graph on a SQLite file, one client, runs waited for one after another (${CONTENT_CHARS}-character messages; a run adds two);`,
   );

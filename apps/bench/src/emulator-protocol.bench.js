@@ -13,7 +13,7 @@
 // - events/s: a thread of RUNS_PER_THREAD runs, its whole tape read by a stream without `since`
 //   (what the SDK reads on every new subscription), events per second, p50 over the reads.
 import http from 'node:http';
-import { fmtMs } from './http-load.js';
+import { fmtMs, percentile } from './http-load.js';
 import { startScriptedServers } from './scripted-servers.js';
 import { printTable } from './table.js';
 
@@ -103,11 +103,6 @@ async function oneRun(/** @type {string} */ url) {
   if (answer.type !== 'success') throw new Error(`run.start was refused: ${JSON.stringify(answer)}`);
   return readUntil(url, threadId, rootEnds(), performance.now());
 }
-
-const percentile = (/** @type {number[]} */ values, /** @type {number} */ p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-};
 
 /** RUNS runs, one after the other (after WARMUP unmeasured ones). */
 async function firstEvents(/** @type {string} */ url) {

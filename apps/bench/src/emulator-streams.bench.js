@@ -12,7 +12,7 @@
 //   (twice on the emulators: what a second batch adds tells held memory (its 2,000 threads) from a leak).
 import http from 'node:http';
 import { memoryOf } from './emulator-process.js';
-import { fmtMs } from './http-load.js';
+import { fmtMs, percentile } from './http-load.js';
 import { startScriptedServers } from './scripted-servers.js';
 import { printTable } from './table.js';
 
@@ -73,11 +73,6 @@ function streamOnce(url, graph, agent) {
     request.end(bodyFor(graph));
   });
 }
-
-const percentile = (/** @type {number[]} */ values, /** @type {number} */ p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-};
 
 /** One client, SEQUENTIAL streams one after the other (after WARMUP unmeasured ones). */
 async function sequential(/** @type {string} */ url) {

@@ -1,8 +1,8 @@
 // Load generation and its figures, shared by the emulator benchmarks: autocannon runs of one
 // endpoint against one server, contenders measured in interleaved rounds, the summary of each
 // (median round's req/s, latencies from autocannon's per-response events at µs precision, server
-// CPU from /proc), the bare node:http floor server, and number formats. Why it measures this way:
-// the header of emulator.bench.js.
+// CPU from /proc), the bare node:http floor server, number formats, and the one percentile every
+// benchmark reads its figures with. Why it measures this way: the header of emulator.bench.js.
 import { spawn } from 'node:child_process';
 import { stopChild } from '@agentplane/mock/prism';
 import autocannon from 'autocannon';
@@ -98,19 +98,19 @@ export async function load({ server, endpoint, connections, duration, amount, on
 
 /** @param {Sample[]} samples @returns {Measurement} */
 export function summarize(samples) {
-  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const latencies = samples.flatMap((s) => s.latencies);
   const seconds = samples.reduce((sum, s) => sum + s.seconds, 0);
   /** @type {Record<string, number>} */
   const statuses = {};
   for (const sample of samples) for (const [code, n] of Object.entries(sample.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
-  const at = (/** @type {number} */ q) =>
-    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN;
   const total = Object.values(statuses).reduce((a, b) => a + b, 0);
-  const rates = samples.map((s) => s.latencies.length / s.seconds).sort((a, b) => a - b);
   return {
-    rps: rates[Math.floor(rates.length / 2)],
-    p50: at(0.5),
-    p99: at(0.99),
+    rps: percentile(
+      samples.map((s) => s.latencies.length / s.seconds),
+      50,
+    ),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
     serverCpu: samples.reduce((sum, s) => sum + s.serverCpu, 0) / seconds,
     cpuPerAnswer: samples.reduce((sum, s) => sum + s.serverCpu, 0) / Math.max(1, latencies.length),
     loadCpu: samples.reduce((sum, s) => sum + s.loadCpu, 0) / seconds,
@@ -194,6 +194,21 @@ export async function startFloorServer() {
     pid: /** @type {number} */ (child.pid),
     stop: () => stopChild(child, exited),
   };
+}
+
+/**
+ * The `p`th percentile (0–100) of `values`, NaN when there are none: the value at 0-based index
+ * ⌊p/100 · n⌋ of the n values sorted ascending (the last one when that index is n), with no
+ * interpolation, so that it is always one of the measured values. For p = 50 and an even count
+ * that is the upper of the two middle values (not their mean): the median of every benchmark
+ * here, the median round included. Every figure the benchmarks print is read with this one
+ * definition, so that their p50s, p99s and medians compare.
+ * @param {number[]} values not changed (a sorted copy is read)
+ * @param {number} p
+ */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 export const fmtMs = (/** @type {number} */ v) =>

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@agentplane/openapi-toolkit';
+import { percentile } from './http-load.js';
 
 export const title = 'Pipeline: turbo run build';
 
@@ -36,13 +37,15 @@ function build(extraArgs = []) {
   return { ms, tasks, executed: tasks.filter((t) => !t.hit).map((t) => t.id) };
 }
 
-const median = (/** @type {number[]} */ values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const fmt = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(2)} s`;
 
 export async function run() {
   const cold = build(['--force']);
   const warm = [build(), build(), build()];
-  const warmMs = median(warm.map((r) => r.ms));
+  const warmMs = percentile(
+    warm.map((r) => r.ms),
+    50,
+  );
   const fullHit = warm.every((r) => r.executed.length === 0);
 
   /** @type {[string, string, string][]} */

@@ -9,6 +9,7 @@
 // Targets: in process ≤ 50 ms median, the process ≤ 200 ms from spawn to ready.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { percentile } from './http-load.js';
 
 export const title = 'Emulator start-up';
 
@@ -56,8 +57,9 @@ export async function run() {
       ),
     );
   }
-  const createdMedian = median(inProcess.created);
-  const cliMedian = median(cli);
+  const createdMedian = percentile(inProcess.created, 50);
+  const cliMedian = percentile(cli, 50);
+  const bareMedian = percentile(bare, 50);
   const rows = [
     ['import @agentplane/emulator (fresh process)', inProcess.importMs, ''],
     [
@@ -65,7 +67,7 @@ export async function run() {
       createdMedian,
       `target ≤ 50 ms: ${createdMedian <= 50 ? 'met' : 'MISSED'}; first one ${fmt(inProcess.created[0])}`,
     ],
-    [`startEmulator() on two ports (median of ${IN_PROCESS_RUNS})`, median(inProcess.listening), ''],
+    [`startEmulator() on two ports (median of ${IN_PROCESS_RUNS})`, percentile(inProcess.listening, 50), ''],
     [
       `agentplane-emulator, spawn to ready (median of ${PROCESS_RUNS})`,
       cliMedian,
@@ -73,8 +75,8 @@ export async function run() {
     ],
     [
       `bare node -e '', spawn to exit (median of ${PROCESS_RUNS}), same rounds`,
-      median(bare),
-      `the CLI is ${fmt(cliMedian - median(bare))} above it`,
+      bareMedian,
+      `the CLI is ${fmt(cliMedian - bareMedian)} above it`,
     ],
   ];
   const width = Math.max(...rows.map((r) => String(r[0]).length));
@@ -84,11 +86,6 @@ export async function run() {
 /** @param {number} ms */
 function fmt(ms) {
   return `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
-}
-
-/** @param {number[]} values */
-function median(values) {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 }
 
 /**

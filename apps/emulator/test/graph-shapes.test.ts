@@ -138,6 +138,26 @@ const GRAPHS: Record<string, GraphDefinition> = {
       },
     ],
   },
+  approvals: {
+    runs: [
+      {
+        steps: [
+          { node: 'plan', update: { messages: [{ type: 'ai', content: 'Plan.' }] } },
+          { node: 'confirm', interrupt: { question: 'Go on?' }, update: { messages: [{ type: 'ai', content: 'Confirmed: {{resume}}.' }] } },
+          {
+            node: 'review',
+            subgraph: [
+              {
+                node: 'check',
+                interrupt: { question: 'Publish?' },
+                update: { messages: [{ type: 'ai', content: 'Checked: {{resume}}.' }] },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
 };
 
 let emulator: TestEmulator;
@@ -423,6 +443,31 @@ describe('runs of a graph of any shape', () => {
     expect(done.approved).toBe(true);
     expect(done.messages.at(-1).content).toBe('Published (announce).');
     expect((await client.threads.get(threadId)).status).toBe('idle');
+  });
+
+  it("names the messages a node returns without an ID as LangGraph JS does: the stream handler's name while a messages mode streams, but not in a root task resumed after an interrupt", async () => {
+    const idsAfter = async (streamMode: string[]) => {
+      const { threadId } = await stream('approvals', { input: ask('go'), streamMode });
+      await stream('approvals', { command: { resume: 'yes' }, streamMode }, threadId);
+      await stream('approvals', { command: { resume: 'ok' }, streamMode }, threadId);
+      const state = await client.threads.getState<Values>(threadId);
+      const made = state.values.messages.filter((message: Values) => message.type === 'ai');
+      return Object.fromEntries(made.map((message: Values) => [message.content, message.id]));
+    };
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    // The differential suite holds each against the LangGraph JS server: a root task (helpdesk),
+    // a subgraph's task resumed (subgraph_interrupt), a root task resumed (helpdesk, ask_first).
+    expect(await idsAfter(['values', 'messages-tuple'])).toEqual({
+      'Plan.': expect.stringMatching(/^run-[0-9a-f-]{36}$/),
+      'Checked: ok.': expect.stringMatching(/^run-[0-9a-f-]{36}$/),
+      'Confirmed: yes.': expect.stringMatching(uuid),
+    });
+    // Without a messages mode, the reducer names them all.
+    expect(await idsAfter(['values'])).toEqual({
+      'Plan.': expect.stringMatching(uuid),
+      'Checked: ok.': expect.stringMatching(uuid),
+      'Confirmed: yes.': expect.stringMatching(uuid),
+    });
   });
 
   it('sends custom events as the node writes them, and picks a run by its input as JSON', async () => {

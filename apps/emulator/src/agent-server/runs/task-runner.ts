@@ -148,10 +148,7 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
     }
   }
   if (plan.error) throw new NodeError(plan.error.name, renderText(plan.error.message, template));
-  // LangGraph's stream handler names a message before the node's writes are kept; the reducer, after.
-  // A task of the graph itself resumed after an interrupt returns its messages unnamed by the
-  // stream handler (LangGraph JS's resumed root task does): the reducer gives them a UUID.
-  const named = modes.namesNodeMessages && !(call.ns.length === 0 && context.resumes.length > 0);
+  const named = namedByStreamHandler(context).inThread;
   nameMessages(made, call, named);
   const recorded = plan.goto && Object.keys(written).length === 0 ? null : named ? { ...written } : withoutMadeIds(written, made);
   // Messages a node returns whole (not a model's, which streamed in chunks) are streamed as it ends.
@@ -319,6 +316,7 @@ export function chunksOf(text: string, chunk: 'word' | 'char' | 'whole'): string
  */
 function answerToolCalls(plan: TaskPlan, context: TaskContext, template: TemplateContext): Values[] {
   const calls = pendingToolCalls(context.state);
+  const namedInToolEvents = namedByStreamHandler(context).inToolEvents;
   return calls.map((toolCall, index) => {
     const answer =
       plan.tools && 'inOrder' in plan.tools
@@ -335,10 +333,9 @@ function answerToolCalls(plan: TaskPlan, context: TaskContext, template: Templat
       additional_kwargs: {},
       response_metadata: {},
     };
-    // The tool's output as the tool events show it: the answer before the reducer names it, but
-    // with the name a messages mode gives it, which LangGraph's stream handler gives it before the
-    // tool's end event is sent (the AG-UI LangGraph adapter places the tool's message by it).
-    const named = context.modes.namesNodeMessages && typeof toolCall.id === 'string';
+    // The tool's output as the tool events show it: the answer before the reducer names it, with
+    // the stream handler's name when it gives one (which takes the tool call's ID).
+    const named = namedInToolEvents && typeof toolCall.id === 'string';
     if (plan.toolEvents)
       context.modes.toolCalled(
         context.call,
@@ -347,6 +344,28 @@ function answerToolCalls(plan: TaskPlan, context: TaskContext, template: Templat
       );
     return message;
   });
+}
+
+/**
+ * Whether LangGraph's stream handler names the messages a node call returns without an ID
+ * (`run-<node run id>`, a tool's answer `run-<node run id>-tool-<call id>`) or leaves them to the
+ * messages reducer's UUID, in the two places the name shows. The handler names them only while a
+ * messages mode is streamed, and before the node's writes are kept; the reducer, after.
+ * - `inThread`: in what the thread keeps, the task records and the messages mode streams. A task
+ *   of the graph itself resumed after an interrupt returns its messages unnamed by the handler
+ *   (LangGraph JS's resumed root task does, as the differential suite's resumed conversations
+ *   show): the reducer gives them a UUID.
+ * - `inToolEvents`: in a tool's on_tool_end output, which the handler names before the event is
+ *   sent (the AG-UI LangGraph adapter places the tool's message by that ID). It has no exception
+ *   for a resumed root task: there the event shows a name the thread does not keep, though the
+ *   spec (StreamEventEvents) says it shows the one the thread keeps. Which of the two the
+ *   LangGraph JS server sends there is unchecked: no graph of the differential suite answers tool
+ *   calls as tools in a root task that interrupted (the exception above was found with messages a
+ *   node returns), so the difference is kept, not guessed away.
+ */
+function namedByStreamHandler({ modes, call, resumes }: TaskContext): { inThread: boolean; inToolEvents: boolean } {
+  if (!modes.namesNodeMessages) return { inThread: false, inToolEvents: false };
+  return { inThread: !(call.ns.length === 0 && resumes.length > 0), inToolEvents: true };
 }
 
 /** Gives the messages a node made without an ID theirs: the stream handler's name (`named`: while a messages mode streams), else a UUID. */
