@@ -60,6 +60,22 @@ const GRAPHS: Record<string, GraphDefinition> = {
       },
     ],
   },
+  // Two branches whose scripted times are 6 ms apart: one pauses ten times, the other once.
+  racing: {
+    channels: { results: { reducer: 'append', default: [] } },
+    runs: [
+      {
+        steps: [
+          {
+            parallel: [
+              { node: 'many_pauses', do: Array.from({ length: 10 }, () => ({ delay_ms: 5 })), update: { results: ['many'] } },
+              { node: 'one_pause', delay_ms: 56, update: { results: ['one'] } },
+            ],
+          },
+        ],
+      },
+    ],
+  },
   review: REVIEW_GRAPH,
   progress: {
     channels: { work: {} },
@@ -409,6 +425,28 @@ describe('runs of a graph of any shape', () => {
     expect(fanOut.tasks.map((task) => task.result)).toEqual([{ results: ['web'] }, { results: ['docs'] }]);
     // The input, `__start__`, plan, the two searches at once, summarize.
     expect(history).toHaveLength(5);
+  });
+
+  it('ends parallel tasks in the order of their scripted time, though timers fire late on a loaded machine', async () => {
+    // The event loop held 4 ms of every 5: each of many_pauses' ten timers fires late, one_pause's
+    // one timer once, so by the clock many_pauses (50 ms scripted) finishes after one_pause (56 ms).
+    const busy = setInterval(() => {
+      const until = performance.now() + 4;
+      while (performance.now() < until);
+    }, 1);
+    try {
+      const { threadId, of } = await stream('racing', { input: {}, streamMode: ['updates', 'tasks'] });
+      expect(of('updates').map((update) => Object.keys(update)[0])).toEqual(['many_pauses', 'one_pause']);
+      expect(
+        of('tasks')
+          .filter((task) => 'result' in task)
+          .map((task) => task.name),
+      ).toEqual(['many_pauses', 'one_pause']);
+      const history = await client.threads.getHistory(threadId, { limit: 5 });
+      expect(history.find((entry) => entry.next.length === 2)!.next).toEqual(['many_pauses', 'one_pause']);
+    } finally {
+      clearInterval(busy);
+    }
   });
 
   it('pauses inside a subgraph, streams its namespace, keeps its checkpoints, and goes on when resumed', async () => {

@@ -35,6 +35,7 @@ import type { SubgraphCheckpoints } from '../threads/subgraph-checkpoints.js';
 import type { PlannedCheckpoint } from '../threads/supersteps.js';
 import { pendingTask } from '../threads/supersteps.js';
 import type { CheckpointRow, ThreadStore } from '../threads/thread-store.js';
+import { EndOrder } from './end-order.js';
 import { platformMetadata } from './platform-metadata.js';
 import type { ResumeAnswers } from './resume-answers.js';
 import { resumeAnswersOf, strictResumeRefusal, waitingInterruptIds } from './resume-answers.js';
@@ -486,13 +487,24 @@ export class Execution {
     const ranBefore = new Map(head.tasks.filter((task) => task.result != null).map((task) => [task.name, task.result as Values]));
     for (const [i, plan] of tasks.entries()) if (!ranBefore.has(plan.node)) this.modes.nodeStarted(calls[i]!, frame.values, this.nowIso());
     const finished: string[] = [];
+    const endOrder = new EndOrder(tasks.length);
     const settled = await Promise.allSettled(
       tasks.map(async (plan, i): Promise<TaskResult> => {
         const done = ranBefore.get(plan.node);
-        if (done) return { written: done, recorded: done, output: done };
-        const result = await this.runTask(frame, plan, calls[i]!, resumes.get(calls[i]!.taskId) ?? []);
-        finished.push(plan.node);
-        return result;
+        if (done) {
+          endOrder.end(i);
+          return { written: done, recorded: done, output: done };
+        }
+        // A subgraph's time is in its own steps, not its node's pauses: it neither waits nor is waited for.
+        if (plan.subgraph) endOrder.end(i);
+        try {
+          const ordered = plan.subgraph ? undefined : { endOrder, index: i };
+          const result = await this.runTask(frame, plan, calls[i]!, resumes.get(calls[i]!.taskId) ?? [], ordered);
+          finished.push(plan.node);
+          return result;
+        } finally {
+          endOrder.end(i);
+        }
       }),
     );
     this.assertLive();
@@ -547,8 +559,17 @@ export class Execution {
     this.context.log.checkpointStreamed(frame.head!.checkpoint_id);
   }
 
-  /** Runs one task of a superstep, and tells the stream how it ended. */
-  private async runTask(frame: Frame, plan: TaskPlan, call: NodeCall, resumes: readonly unknown[]): Promise<TaskResult> {
+  /**
+   * Runs one task of a superstep, and tells the stream how it ended; `ordered`: its place among
+   * the step's tasks, which end in the order of their scripted time (end-order.ts).
+   */
+  private async runTask(
+    frame: Frame,
+    plan: TaskPlan,
+    call: NodeCall,
+    resumes: readonly unknown[],
+    ordered?: { endOrder: EndOrder; index: number },
+  ): Promise<TaskResult> {
     const before = frame.values;
     const result = await runTask(plan, {
       graph: this.graph,
@@ -557,13 +578,20 @@ export class Execution {
       state: before,
       resumes,
       replyCursor: () => this.context.runs.replyCursor(this.threadId),
-      pause: (ms) => this.pause(ms),
+      pause: (ms) => {
+        ordered?.endOrder.pausing(ordered.index, ms * this.context.timeScale);
+        return this.pause(ms);
+      },
       scaled: (ms) => ms * this.context.timeScale,
       runSubgraph: (subgraphPlan) => this.runSubgraph(frame, call, subgraphPlan),
       nowIso: () => this.nowIso(),
       store: this.context.store,
     });
     const route = frame.routesAfter(plan.node) && !plan.goto ? this.routeOf(frame, plan, result, before) : undefined;
+    if (ordered) {
+      await ordered.endOrder.turnOf(ordered.index);
+      this.assertLive();
+    }
     this.modes.nodeEnded(call, result.written, before, result.output, route, this.nowIso());
     return result;
   }
