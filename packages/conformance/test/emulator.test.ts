@@ -2,6 +2,8 @@
 // passes, on both APIs, writes to the control plane and runs (of the echo graph and of the
 // conformance script) included, and the run leaves nothing behind; without leave to run graphs,
 // the run checks are skipped and nothing runs.
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import { createEmulator, startEmulator } from '@agentplane/emulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/index.js';
@@ -96,6 +98,48 @@ describe('a run against the emulator on a port', () => {
       await running.close();
     }
   });
+
+  it('fails the WebSocket check, saying why, when the server takes the upgrade and then says nothing', async () => {
+    const running = await startEmulator({
+      db: ':memory:',
+      agentServerPort: 0,
+      controlPlanePort: 0,
+      graphs: { agent: { replies: [{ text: '{{input}}' }] } },
+    });
+    // In front of it, a server that passes every request on but holds an upgrade without a word.
+    const upstream = new URL(running.agentServerUrl);
+    const held: Socket[] = [];
+    const silent = http.createServer((request, response) => {
+      const forwarded = http.request(
+        { host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(forwarded);
+    });
+    silent.on('upgrade', (_request, socket: Socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const started = Date.now();
+    try {
+      const report = await runConformance({
+        agentServer: { url: `http://127.0.0.1:${(silent.address() as { port: number }).port}`, graphId: 'agent', allowRuns: true },
+        only: ['protocol:websocket'],
+      });
+      const result = report.results.find((one) => one.id === 'protocol:websocket')!;
+      expect(result.verdict).toBe('fail');
+      expect(result.findings.map((finding) => finding.message)).toEqual([
+        'the WebSocket could not be opened: the WebSocket handshake got no answer within 10 s',
+      ]);
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+      await running.close();
+    }
+  }, 60_000);
 });
 
 describe('a run without leave to run graphs', () => {

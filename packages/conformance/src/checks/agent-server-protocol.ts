@@ -20,6 +20,20 @@ const check = (definition: Omit<Check, 'api'>): Check => ({ api: 'agent-server',
 
 /** The longest a check follows a thread's events waiting for what it expects. */
 const EVENTS_BUDGET_MS = 30_000;
+/**
+ * The longest a WebSocket's handshake, or the answer to a command sent over it, may take: a server
+ * that takes the upgrade and then says nothing would otherwise hold the whole run.
+ */
+const SOCKET_ANSWER_MS = 10_000;
+
+/** `promise`, or a rejection saying that `what` got no answer, once `ms` have passed. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} got no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 const ALL_CHANNELS = ['lifecycle', 'values', 'updates', 'messages', 'tools', 'input', 'checkpoints', 'tasks', 'custom'] as const;
 
 let nextCommandId = 1;
@@ -364,15 +378,31 @@ export const AGENT_SERVER_PROTOCOL_CHECKS: Check[] = [
       if (!s.socket) return;
       const graph = await runGraph(s, v);
       const thread = await s.create(v);
-      const socket = await connectThread({
+      const opening = connectThread({
         baseUrl: s.socket.url,
         threadId: thread.thread_id,
         ...(s.socket.apiKey ? { apiKey: s.socket.apiKey } : {}),
         WebSocket: ((globalThis as { WebSocket?: unknown }).WebSocket ?? WebSocket) as never,
-      }).catch((error: Error) => v.stop(`the WebSocket could not be opened: ${error.message}`));
+      });
+      const socket = await within(opening, SOCKET_ANSWER_MS, 'the WebSocket handshake').catch((error: Error) => {
+        // A handshake that completes after all is closed, not left open.
+        opening.then(
+          (late) => late.close(),
+          () => {},
+        );
+        return v.stop(`the WebSocket could not be opened: ${error.message}`);
+      });
       try {
-        const subscription = await socket.subscribe({ channels: ['lifecycle'], namespaces: [[]], depth: 0 });
-        const started = await socket.send('run.start', { assistant_id: graph, input: say('hello') });
+        const subscription = await within(
+          socket.subscribe({ channels: ['lifecycle'], namespaces: [[]], depth: 0 }),
+          SOCKET_ANSWER_MS,
+          'subscribe over the WebSocket',
+        );
+        const started = await within(
+          socket.send('run.start', { assistant_id: graph, input: say('hello') }),
+          SOCKET_ANSWER_MS,
+          'run.start over the WebSocket',
+        );
         v.that(typeof started.run_id === 'string', `run.start over the socket: expected a run_id, got ${show(started)}`);
         const told: (string | undefined)[] = [];
         const deadline = setTimeout(() => void subscription.unsubscribe(), EVENTS_BUDGET_MS);
