@@ -1,10 +1,14 @@
 // `agentplane-mock` (and `npm run mock` in the repository): one Prism mock per API, behind the
 // validation translator, serving the bundled specs the client packages publish. Stops both on
-// SIGINT/SIGTERM. Exit codes: 0 after a clean stop, 1 when a mock cannot start or Prism stops on
-// its own, 2 for a bad flag.
+// SIGINT, SIGTERM, SIGHUP (its terminal closed) or when the process that started it goes away:
+// under `npx` a SIGTERM kills npm and its `sh -c` at once and passes nothing on, which left the
+// mock and its two Prism processes running, holding their ports. Exit codes: 0 after a clean
+// stop, 1 when a mock cannot start or Prism stops on its own, 2 for a bad flag.
 import { parseArgs } from 'node:util';
 import { startMock } from './mock-server.js';
 import { MOCKS } from './mocks.js';
+
+const ORPHAN_CHECK_MS = 250;
 
 const USAGE = `Usage: agentplane-mock [options]
 
@@ -18,13 +22,14 @@ Options:
   --host <host>             default $AGENTPLANE_MOCK_HOST or 127.0.0.1
   -h, --help                show this help
 
-Prints each mock's URL, then "Mocks ready"; Ctrl-C (SIGINT) or SIGTERM stops both.
+Prints each mock's URL, then "Mocks ready"; Ctrl-C (SIGINT), SIGTERM, SIGHUP or the end of the
+process that started it stops both.
 Exit codes: 0 after a clean stop, 1 when a mock cannot start (a port in use) or Prism stops on
 its own, 2 for a bad flag.
 `;
 
 /**
- * Runs the mocks until SIGINT or SIGTERM; resolves with the exit code.
+ * Runs the mocks until a reason to stop (a signal, the starting process gone); resolves with the exit code.
  * @param {string[]} argv the arguments after the command
  * @returns {Promise<number>}
  */
@@ -75,8 +80,17 @@ export async function main(argv) {
     await Promise.all(servers.map((s) => s.stop()));
     finish(exitCode);
   };
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
+  // Every signal stays handled once a stop began: a second Ctrl-C then waits for the first.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stopAll(0));
+  // An orphan is seen by its parent process ID changing.
+  const parent = process.ppid;
+  const orphanWatch = setInterval(() => {
+    if (process.ppid === parent) return;
+    process.stderr.write(`agentplane-mock: the process that started it (pid ${parent}) is gone; stopping.\n`);
+    void stopAll(0);
+  }, ORPHAN_CHECK_MS);
+  orphanWatch.unref();
+  void finished.then(() => clearInterval(orphanWatch));
 
   try {
     for (const mock of MOCKS) {

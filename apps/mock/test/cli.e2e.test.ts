@@ -1,5 +1,6 @@
 // The `agentplane-mock` command (`npm run mock`): starts both mocks on the requested ports, prints
-// their URLs, and stops them (and frees the ports) on SIGINT and SIGTERM; a bad flag is exit 2.
+// their URLs, and stops them (and frees the ports) on SIGINT, SIGTERM, SIGHUP and when the process
+// that started it goes away; a bad flag is exit 2.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +42,43 @@ describe('mock launcher', () => {
     },
     120_000,
   );
+
+  it('stops both mocks when the process that started it goes away, as npx does on SIGTERM', async () => {
+    const [cpPort, asPort] = [await freePort(), await freePort()];
+    // A shell that forks the launcher and is then killed outright: the launcher is left an orphan.
+    const shell = spawn(
+      '/bin/sh',
+      ['-c', `"${process.execPath}" "${cli}" --control-plane-port ${cpPort} --agent-server-port ${asPort}; true`],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    shell.stdout.on('data', (chunk) => (output += chunk));
+    shell.stderr.on('data', (chunk) => (output += chunk));
+    const until = async (text: string, ms: number) => {
+      const deadline = Date.now() + ms;
+      while (!output.includes(text)) {
+        if (Date.now() > deadline) throw new Error(`no "${text}" within ${ms / 1000} s:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    await until('Mocks ready', 90_000);
+    shell.kill('SIGKILL');
+    await until('is gone; stopping', 10_000);
+    // Both Prism processes stop with it: their ports are free again.
+    const deadline = Date.now() + 15_000;
+    for (const port of [cpPort, asPort])
+      while (
+        await fetch(`http://127.0.0.1:${port}/threads`).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        if (Date.now() > deadline) throw new Error(`port ${port} still answers:\n${output}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+  }, 120_000);
 
   /** Runs the command to its end (it starts no mock for these arguments). */
   async function runToEnd(args: string[]) {
