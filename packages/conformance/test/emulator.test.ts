@@ -76,13 +76,11 @@ describe('a run against the emulator', () => {
 });
 
 describe('a run against the emulator on a port', () => {
+  const startOnPorts = () =>
+    startEmulator({ db: ':memory:', agentServerPort: 0, controlPlanePort: 0, graphs: { agent: { replies: [{ text: '{{input}}' }] } } });
+
   it('passes the protocol checks, the WebSocket’s included (in process there is no socket)', async () => {
-    const running = await startEmulator({
-      db: ':memory:',
-      agentServerPort: 0,
-      controlPlanePort: 0,
-      graphs: { agent: { replies: [{ text: '{{input}}' }] } },
-    });
+    const running = await startOnPorts();
     try {
       const report = await runConformance({
         agentServer: { url: running.agentServerUrl, graphId: 'agent', allowRuns: true },
@@ -100,12 +98,7 @@ describe('a run against the emulator on a port', () => {
   });
 
   it('fails the WebSocket check, saying why, when the server takes the upgrade and then says nothing', async () => {
-    const running = await startEmulator({
-      db: ':memory:',
-      agentServerPort: 0,
-      controlPlanePort: 0,
-      graphs: { agent: { replies: [{ text: '{{input}}' }] } },
-    });
+    const running = await startOnPorts();
     // In front of it, a server that passes every request on but holds an upgrade without a word.
     const upstream = new URL(running.agentServerUrl);
     const held: Socket[] = [];

@@ -498,7 +498,8 @@ export class Execution {
         // A subgraph's time is in its own steps, not its node's pauses: it neither waits nor is waited for.
         if (plan.subgraph) endOrder.end(i);
         try {
-          const ordered = plan.subgraph ? undefined : { endOrder, index: i };
+          // A task alone in its step has nobody to end before: it skips the ordering's await.
+          const ordered = plan.subgraph || tasks.length === 1 ? undefined : { endOrder, index: i };
           const result = await this.runTask(frame, plan, calls[i]!, resumes.get(calls[i]!.taskId) ?? [], ordered);
           finished.push(plan.node);
           return result;
