@@ -20,6 +20,27 @@ export async function buildApi(name: string): Promise<void> {
   const paths = apiPaths(name);
   const config = await loadConfig({ configPath: REDOCLY_CONFIG });
   const started = performance.now();
+  const parsed = await writeBundles(name, config);
+  // openapi-typescript lints with the same config and refuses (throws) on any error-level problem.
+  writeFile(paths.typesFile, await generateTypes(paths.specRoot, config));
+  const contractFile = path.join(path.dirname(paths.typesFile), 'contract.ts');
+  writeFile(contractFile, renderContractModule(parsed as OpenApiDocument));
+
+  const ms = Math.round(performance.now() - started);
+  const rel = (p: string) => path.relative(REPO_ROOT, p);
+  console.log(`${name}: ${rel(paths.bundleYaml)}, ${rel(paths.bundleJson)}, ${rel(paths.typesFile)}, ${rel(contractFile)} (${ms} ms)`);
+}
+
+/**
+ * Only the API's self-contained bundles, which the breaking-change gate judges: what the release's
+ * preflight needs, in seconds, where a build of every package took minutes before a refusal.
+ */
+export async function bundleApi(name: string): Promise<void> {
+  await writeBundles(name, await loadConfig({ configPath: REDOCLY_CONFIG }));
+}
+
+async function writeBundles(name: string, config: Awaited<ReturnType<typeof loadConfig>>): Promise<unknown> {
+  const paths = apiPaths(name);
   const { bundle: document, problems } = await bundle({ ref: paths.specRoot, config });
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) {
@@ -29,14 +50,7 @@ export async function buildApi(name: string): Promise<void> {
   const parsed = document.parsed;
   writeFile(paths.bundleYaml, YAML.stringify(parsed, { lineWidth: 0, aliasDuplicateObjects: false }));
   writeFile(paths.bundleJson, `${JSON.stringify(parsed, null, 2)}\n`);
-  // openapi-typescript lints with the same config and refuses (throws) on any error-level problem.
-  writeFile(paths.typesFile, await generateTypes(paths.specRoot, config));
-  const contractFile = path.join(path.dirname(paths.typesFile), 'contract.ts');
-  writeFile(contractFile, renderContractModule(parsed as OpenApiDocument));
-
-  const ms = Math.round(performance.now() - started);
-  const rel = (p: string) => path.relative(REPO_ROOT, p);
-  console.log(`${name}: ${rel(paths.bundleYaml)}, ${rel(paths.bundleJson)}, ${rel(paths.typesFile)}, ${rel(contractFile)} (${ms} ms)`);
+  return parsed;
 }
 
 export function writeFile(file: string, content: string): void {

@@ -1,6 +1,7 @@
 // `npm run release`: everything a release does except the upload (decision R4).
-//   1. preflight  every API change since its baseline is declared by a pending note (the gate
-//                 in release mode), so a refused release changes nothing
+//   1. preflight  the specs bundled (not built: seconds, not minutes), and every API change since
+//                 its baseline declared by a pending note (the gate in release mode), so a refused
+//                 release changes nothing
 //   2. version    notes become versions, changelogs (with each API's changed operations),
 //                 spec versions, README pins and lockfile (version-step.ts)
 //   3. build      the public packages and what they depend on, at their new versions
@@ -11,6 +12,7 @@
 // What is left to a person: review and commit the changes, then `npm publish <tarball>` each.
 import path from 'node:path';
 import { API_NAMES, apiPackage, REPO_ROOT } from '../apis.js';
+import { bundleApi } from '../build-spec.js';
 import { writeBaseline } from '../compatibility/baseline.js';
 import type { ApiChangeSummary } from '../compatibility/changelog.js';
 import { checkCompatibility, formatReport } from '../compatibility/gate.js';
@@ -29,8 +31,9 @@ export async function release({ outDir, root = REPO_ROOT }: ReleaseOptions = {})
   const out = path.resolve(root, outDir ?? 'release');
   const step = (title: string) => console.log(`\n== release: ${title}`);
 
-  step('preflight (build the bundles, every change since the baselines declared)');
-  await buildPublicPackages(root);
+  step('preflight (bundle the specs, every change since the baselines declared)');
+  // The gate judges the bundles alone: the packages are built once, at their new versions.
+  for (const api of API_NAMES) await bundleApi(api);
   const summaries = new Map<string, ApiChangeSummary>();
   let refused = false;
   for (const api of API_NAMES) {
