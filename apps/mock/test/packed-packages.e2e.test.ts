@@ -1,7 +1,10 @@
 // The packages as users get them, in one install (the slow part, paid once): every public package
 // packed as the release packs it, installed into a fresh project outside the workspace with its
-// third-party dependencies from the registry (better-sqlite3 builds from source where no prebuilt
-// binary is reachable, as here), and used there as an app team would:
+// third-party dependencies from the registry, and used there as an app team would. better-sqlite3
+// installs its prebuilt binary, as it does for most users, from a local prebuilds folder (as an
+// offline mirror serves it) holding the workspace's own build: these machines cannot reach its
+// downloads, and compiling SQLite again took most of this suite's ten minutes on CI's busy cores.
+// The app's steps:
 // - strict TypeScript (skipLibCheck false) over the app's files: the emulator README's Vitest file
 //   and Playwright config, and the programs below (the emulator's `./seeding` entry among them);
 // - the config's JSON Schema resolves at `@agentplane/emulator/config.schema.json`;
@@ -67,6 +70,20 @@ async function leftoversOf(mark: string): Promise<string[]> {
     found = find();
   }
   return found;
+}
+
+/**
+ * A folder of better-sqlite3 prebuilds as its installer looks for them (named by version, Node ABI,
+ * platform and architecture), holding the binary the workspace's install built or downloaded.
+ */
+function localPrebuilds(): string {
+  const sqlite = path.join(REPO_ROOT, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(fs.readFileSync(path.join(sqlite, 'package.json'), 'utf8')) as { version: string };
+  const folder = path.join(work, 'prebuilds');
+  fs.mkdirSync(folder, { recursive: true });
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', path.join(folder, name), 'build/Release/better_sqlite3.node'], { cwd: sqlite });
+  return folder;
 }
 
 /** A file of the app, written as the README shows it. */
@@ -232,12 +249,12 @@ describe('the public packages, packed and installed outside the workspace', () =
     );
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
       cwd: project,
-      env: shellEnv(),
+      env: shellEnv({ npm_config_better_sqlite3_local_prebuilds: localPrebuilds() }),
       stdio: 'pipe',
     });
-    // Where no prebuilt binary is reachable (these machines), npm built better-sqlite3 from source.
+    // Had the installer not taken the local prebuild, npm would have compiled it (and left its objects).
     const compiled = fs.existsSync(path.join(project, 'node_modules', 'better-sqlite3', 'build', 'Release', 'obj.target'));
-    console.log(`better-sqlite3: ${compiled ? 'built from source' : 'a prebuilt binary'}`);
+    expect(compiled, 'better-sqlite3 was compiled: its installer did not take the local prebuild').toBe(false);
     for (const { name } of packed) {
       const installed = path.join(project, 'node_modules', name);
       expect(fs.lstatSync(installed).isSymbolicLink(), `${name} is a copy, not a link into the workspace`).toBe(false);
