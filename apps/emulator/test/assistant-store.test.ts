@@ -28,6 +28,7 @@ function storeWith(graphIds: string[]) {
   const store = new AssistantStore(db, commits, new GraphRegistry(Object.fromEntries(graphIds.map((id) => [id, graph]))));
   commits.transaction(() => store.ensureDefaults('2026-11-19T09:00:00.000Z'));
   return {
+    db,
     store,
     commits,
     close: () => {
@@ -75,6 +76,50 @@ describe('resolve', () => {
     expect(store.resolve('support')).toMatchObject({ version: 2, graph_id: 'billing', config: { configurable: { model: 'b' } } });
     commits.transaction(() => store.setCurrentVersion(current.assistant_id, 1, 'later still'));
     expect(store.resolve('support')).toMatchObject({ version: 1, graph_id: 'support', config: {}, updated_at: 'later still' });
+    close();
+  });
+
+  // The store keeps the rows it read (every run reads its assistant); these are the ways they could go stale.
+  it('reads what is committed, whatever it read before: a write in the open group, a write rolled back, a group lost', () => {
+    const { db, store, commits, close } = storeWith(['support']);
+    const id = store.resolve('support')!.assistant_id;
+    const update = (model: string) => store.addVersion(id, { ...store.get(id)!, config: { configurable: { model } } }, model);
+    const model = () => (store.get(id)!.config.configurable as { model?: string } | undefined)?.model;
+    expect(model()).toBeUndefined();
+    commits.commit();
+    expect(model()).toBeUndefined(); // read with nothing open: kept from here
+
+    commits.transaction(() => update('a'));
+    expect(model()).toBe('a'); // the open group's own write is seen before it commits
+    commits.commit();
+    expect(model()).toBe('a');
+
+    // A request's write undone by its savepoint, inside a group that then commits.
+    expect(() =>
+      commits.transaction(() => {
+        update('undone');
+        expect(model()).toBe('undone');
+        throw new Error('the request fails after writing');
+      }),
+    ).toThrow('the request fails');
+    expect(model()).toBe('a');
+    commits.commit();
+    expect(model()).toBe('a');
+
+    // A group whose COMMIT fails (a deferred foreign key it broke) keeps nothing: the next read is the file's.
+    commits.transaction(() => {
+      update('lost');
+      db.pragma('defer_foreign_keys = ON');
+      db.prepare("INSERT INTO assistant_versions VALUES ('no such assistant', 1, 'support', '{}', '{}', '{}', 'x', NULL, 'now')").run();
+    });
+    expect(model()).toBe('lost');
+    expect(() => commits.commit()).toThrow('could not be committed');
+    expect(model()).toBe('a');
+
+    // Each read is an object of the caller's own.
+    const read = store.get(id)!;
+    (read.config as { configurable: { model: string } }).configurable.model = 'changed by a caller';
+    expect(model()).toBe('a');
     close();
   });
 });

@@ -59,6 +59,14 @@ export class AssistantStore {
   private readonly statements;
   /** Search statements by their SQL (a graph filter or not, a sort column and direction: 20 at most). */
   private readonly searchStatements = new Map<string, import('better-sqlite3').Statement>();
+  /**
+   * Assistants' rows as committed, by ID, kept since they were last read: every run reads its
+   * assistant as it starts, and the join cost about 20 µs of each. A write empties it, and while a
+   * write of this store is uncommitted (its group can still roll back) nothing is kept or read
+   * from it; once that group ends, committed or not, it starts empty.
+   */
+  private readonly committedRows = new Map<string, RawAssistant>();
+  private uncommittedWrite = false;
 
   constructor(
     private readonly db: Db,
@@ -103,8 +111,19 @@ export class AssistantStore {
   }
 
   get(assistantId: string): AssistantRow | undefined {
-    const raw = this.statements.get.get(assistantId) as RawAssistant | undefined;
-    return raw && parseAssistant(raw);
+    if (this.uncommittedWrite) {
+      const raw = this.statements.get.get(assistantId) as RawAssistant | undefined;
+      return raw && parseAssistant(raw);
+    }
+    let raw = this.committedRows.get(assistantId);
+    if (!raw) {
+      raw = this.statements.get.get(assistantId) as RawAssistant | undefined;
+      if (!raw) return undefined;
+      if (this.committedRows.size >= MAX_KEPT_ROWS) this.committedRows.clear();
+      this.committedRows.set(assistantId, raw);
+    }
+    // Parsed anew each time: callers get objects of their own.
+    return parseAssistant(raw);
   }
 
   exists(assistantId: string): boolean {
@@ -113,6 +132,7 @@ export class AssistantStore {
 
   /** Inserts an assistant at version 1 (call inside a transaction); `systemGraphId` marks a graph's default assistant. */
   insert(assistantId: string, fields: AssistantFields, now: string, systemGraphId: string | null = null): AssistantRow {
+    this.writing();
     this.statements.insertAssistant.run(assistantId, 1, now, now, systemGraphId);
     this.insertVersion(assistantId, 1, fields, now);
     return { assistant_id: assistantId, ...fields, version: 1, created_at: now, updated_at: now };
@@ -123,6 +143,7 @@ export class AssistantStore {
    * (call inside a transaction, on an assistant that exists).
    */
   addVersion(assistantId: string, fields: AssistantFields, now: string): AssistantRow {
+    this.writing();
     const version = ((this.statements.highestVersion.get(assistantId) as number | null) ?? 0) + 1;
     this.insertVersion(assistantId, version, fields, now);
     this.statements.setCurrent.run(version, now, assistantId);
@@ -132,12 +153,14 @@ export class AssistantStore {
   /** Makes one of its versions the assistant's current one; false when it has no such version. */
   setCurrentVersion(assistantId: string, version: number, now: string): boolean {
     if (this.statements.hasVersion.get(assistantId, version) === undefined) return false;
+    this.writing();
     this.statements.setCurrent.run(version, now, assistantId);
     return true;
   }
 
   /** Deletes an assistant with every version (ON DELETE CASCADE); its runs are the run engine's to delete (forgetAssistant). */
   delete(assistantId: string): boolean {
+    this.writing();
     return this.statements.delete.run(assistantId).changes > 0;
   }
 
@@ -198,6 +221,17 @@ export class AssistantStore {
     return removed;
   }
 
+  /** Before any write: the rows kept go, and none are kept until the write's group has ended. */
+  private writing(): void {
+    this.committedRows.clear();
+    if (this.uncommittedWrite) return;
+    this.uncommittedWrite = true;
+    this.commits.afterCommit(() => {
+      this.committedRows.clear();
+      this.uncommittedWrite = false;
+    });
+  }
+
   private insertVersion(assistantId: string, version: number, fields: AssistantFields, now: string): void {
     this.statements.insertVersion.run(
       assistantId,
@@ -249,6 +283,8 @@ export class AssistantStore {
 }
 
 const DEFAULT_ORDER = { sort_by: 'created_at', sort_order: 'desc' } as const;
+/** Assistants' rows kept at most (a deployment has few assistants; a client making many starts it over). */
+const MAX_KEPT_ROWS = 1000;
 
 function parseAssistant(raw: RawAssistant): AssistantRow {
   return { ...raw, config: JSON.parse(raw.config), context: JSON.parse(raw.context), metadata: JSON.parse(raw.metadata) };

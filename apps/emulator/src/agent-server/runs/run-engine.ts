@@ -143,9 +143,10 @@ export class RunEngine {
         throw new HttpError(404, `Checkpoint ${canonicalUuid(checkpointId)} not found for thread ${id}.`);
 
       const strategy = body.multitask_strategy ?? 'reject';
-      // The runs in flight are read whole only when they are to be cancelled, or told a run waits behind them.
-      const inFlight = strategy === 'reject' ? [] : runs.inFlightOf(id);
-      if (strategy === 'reject' && runs.hasInFlight(id))
+      // The runs in flight are read whole only when they are to be cancelled, or told a run waits
+      // behind them; a thread this run creates has none.
+      const inFlight = strategy === 'reject' || createsThread ? [] : runs.inFlightOf(id);
+      if (strategy === 'reject' && !createsThread && runs.hasInFlight(id))
         throw new HttpError(409, 'Thread is already running a task. Wait for it to finish or choose a different multitask strategy.');
 
       // The thread records which graph and assistant fill it, as LangGraph's servers do.
