@@ -97,6 +97,26 @@ const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [v
 const isObject = (value: unknown): value is Values => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
+ * Messages a node made that were named on their way to the reducer with an ID made for them (a
+ * UUID, or the stream handler's name for a node call of its own): no list holds that ID yet, so the
+ * reducer appends them without looking for it among the conversation's messages, which took an
+ * index of a long thread's whole list on every reply.
+ */
+const freshlyNamed = new WeakSet<object>();
+
+/** Names a message a node made with an ID made for it now (see freshlyNamed). */
+export function nameFreshly(message: Values, id: string): void {
+  message.id = id;
+  freshlyNamed.add(message);
+}
+
+/** Marks a message built with an ID made for it now (a model call's `run-<its run ID>`; see freshlyNamed). */
+export function freshlyNamedMessage<T extends Values>(message: T): T {
+  freshlyNamed.add(message);
+  return message;
+}
+
+/**
  * LangGraph's messages reducer: a message whose `id` is in the list replaces it in place; one
  * without `id` gets one and is appended; `{type: "remove", id}` deletes that message (nothing,
  * when the list does not have it), `__remove_all__` empties the list. Stored messages carry the
@@ -111,16 +131,22 @@ export function mergeMessages(current: unknown, incoming: unknown): unknown[] {
     positions ??= new Map(messages.map((m, i) => [(m as Values).id, i]));
     return positions.get(id);
   };
+  // Where this call appended the freshly named (two messages of one node call share its name), and
+  // whether a removal moved what it appended: then their positions are looked up as any other's.
+  let appendedFresh: Map<unknown, number> | undefined;
+  let removed = false;
   for (const written of asList(incoming) as (Values | string)[]) {
     // A bare string is a human message, as LangChain coerces one.
     const raw = typeof written === 'string' ? { type: 'human', content: written } : inTypeForm(written);
     if (raw.type === 'remove') {
       messages = raw.id === '__remove_all__' ? [] : messages.filter((m) => (m as Values).id !== raw.id);
       positions = undefined;
+      removed = true;
       continue;
     }
     const message: Values = { ...raw };
     const idMadeHere = message.id === undefined || message.id === '';
+    const fresh = !idMadeHere && typeof written === 'object' && freshlyNamed.has(written) && !removed;
     if (idMadeHere) message.id = newId();
     message.additional_kwargs ??= {};
     message.response_metadata ??= {};
@@ -132,11 +158,15 @@ export function mergeMessages(current: unknown, incoming: unknown): unknown[] {
     const stored = inCanonicalForm(message);
     // An ID made here is in no list yet: the usual append (an agent's reply) builds no index of
     // the conversation's messages, which cost a long conversation's update more than its merge.
-    const at = idMadeHere ? undefined : indexOf(message.id);
+    const at = idMadeHere ? undefined : fresh ? appendedFresh?.get(message.id) : indexOf(message.id);
     if (at !== undefined) messages[at] = stored;
     else {
       const position = messages.push(stored) - 1;
       positions?.set(message.id, position);
+      if (fresh) {
+        appendedFresh ??= new Map();
+        appendedFresh.set(message.id, position);
+      }
     }
   }
   return messages;

@@ -9,6 +9,7 @@
 // mode is streamed, and the messages reducer gives the others a UUID. The task's result, as
 // LangGraph's pending writes keep it, has them without the ID.
 import { newId, newRunId } from '../../shared/ids.js';
+import { freshlyNamedMessage, nameFreshly } from '../graphs/channels.js';
 import type { MessagePlan, TaskPlan } from '../graphs/graph-types.js';
 import { pendingToolCalls } from '../graphs/react-agent.js';
 import type { ScriptedGraph, Streaming } from '../graphs/scripted-graph.js';
@@ -254,7 +255,8 @@ function aiMessage(modelRunId: string, text: string, toolCalls: { name: string; 
     id: toolCall.id ?? newId(),
     type: 'tool_call',
   }));
-  return {
+  // The model call's run ID is new: no list holds this ID yet.
+  return freshlyNamedMessage({
     type: 'ai',
     id: `run-${modelRunId}`,
     content: text,
@@ -270,7 +272,7 @@ function aiMessage(modelRunId: string, text: string, toolCalls: { name: string; 
     invalid_tool_calls: [],
     additional_kwargs: {},
     response_metadata: {},
-  };
+  });
 }
 
 /**
@@ -372,9 +374,10 @@ function namedByStreamHandler({ modes, call, resumes }: TaskContext): { inThread
 function nameMessages(made: Values[], call: NodeCall, named: boolean): void {
   for (const message of made) {
     if (message.id !== undefined) continue;
-    if (!named) message.id = newId();
-    else if (message.type === 'tool' && typeof message.tool_call_id === 'string') message.id = toolMessageName(call, message.tool_call_id);
-    else message.id = `run-${call.runId}`;
+    if (!named) nameFreshly(message, newId());
+    else if (message.type === 'tool' && typeof message.tool_call_id === 'string')
+      nameFreshly(message, toolMessageName(call, message.tool_call_id));
+    else nameFreshly(message, `run-${call.runId}`);
   }
 }
 
