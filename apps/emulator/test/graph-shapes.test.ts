@@ -318,6 +318,31 @@ describe('the config of a graph of any shape', () => {
     }
   });
 
+  it('writes a copy of what a whole template reads: naming its messages leaves the state as stored', async () => {
+    const emulator = await startTestEmulator({
+      graphs: {
+        drafts: {
+          channels: { messages: { reducer: 'messages', default: [] }, draft: {} },
+          runs: [{ steps: [{ node: 'publish', update: { messages: '{{state.draft}}' } }] }],
+        },
+      },
+    });
+    try {
+      const client = sdkClient(emulator.agentServerUrl);
+      const thread = await client.threads.create();
+      // The draft is set once; each run after reads it from the thread's state (the cached latest checkpoint).
+      await client.runs.wait(thread.thread_id, 'drafts', { input: { draft: { type: 'ai', content: 'Published.' } } });
+      const values = (await client.runs.wait(thread.thread_id, 'drafts', { input: {} })) as Values;
+      // A message without an ID gets a new one each time it is written, as LangGraph's reducer gives it.
+      const ids = values.messages.map((message: Values) => message.id);
+      expect(values.messages.map((message: Values) => message.content)).toEqual(['Published.', 'Published.']);
+      expect(new Set(ids).size).toBe(2);
+      expect((await client.threads.getState<Values>(thread.thread_id)).values.draft).toEqual({ type: 'ai', content: 'Published.' });
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it('refuses routes that could not pick, naming the branch', () => {
     const edge = (routes: unknown[], extra: Record<string, unknown> = {}) => ({
       graphs: {

@@ -70,7 +70,9 @@ export function renderText(template: string, context: TemplateContext): string {
 export function renderValue(value: unknown, context: TemplateContext): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value);
-    if (whole && ROOTS.has(whole[1]!.trim().split('.')[0]!)) return read(whole[1]!.trim(), context) ?? null;
+    // A copy of what it reads: the runner names the messages a step writes (their IDs), and what
+    // it reads may be the thread's state as the latest-checkpoint cache holds it.
+    if (whole && ROOTS.has(whole[1]!.trim().split('.')[0]!)) return structuredClone(read(whole[1]!.trim(), context) ?? null);
     return renderText(value, context);
   }
   if (Array.isArray(value)) return value.map((item) => renderValue(item, context));
