@@ -33,7 +33,9 @@ describe('the conformance page', () => {
     expect(sample).toMatch(/ in <duration> s\.$/);
     expect(sample).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
     expect(await sampleConformanceReport()).toBe(sample);
-  });
+    // Two whole conformance runs, 13 s each alone (6 s of it the heartbeat check's wait): the
+    // limit only catches a hang, with room for CI's two cores running every suite at once.
+  }, 240_000);
 
   it('masks run ids and the duration only', () => {
     expect(maskReport('a 3b7e9f1a-2c4d-4e6f-8a0b-1c2d3e4f5a6b b\nChecked against x in 12.3 s.')).toBe(

@@ -101,7 +101,8 @@ describe('stored values', () => {
       }),
       { numRuns: 300 },
     );
-  });
+    // 300 generated chains, 1.6 s alone and 33 s on CI's busy cores: the limit only catches a hang.
+  }, 180_000);
 
   it('writes a list grown at its end as the new elements only, continuing its ranges, text, hash and bytes', () => {
     const items: NewItem[] = [];
