@@ -13,6 +13,6 @@ export default defineProject({
     // The files of a worker share one module graph (no test changes a module's state): importing
     // the sources again for each file was up to half of the suite's time.
     isolate: false,
-    hookTimeout: 60_000,
+    hookTimeout: 180_000,
   },
 });

@@ -6,7 +6,7 @@ export default defineProject({
   test: {
     name: '@agentplane/docs:e2e',
     include: ['test/**/*.e2e.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
   },
 });

@@ -10,7 +10,7 @@ export default defineProject({
     // A test's work is fixed: the limit only catches a hang, with room for CI's two cores running
     // every suite at once (a 1.6 s property test took 33 s there).
     testTimeout: 120_000,
-    hookTimeout: 60_000,
+    hookTimeout: 180_000,
     // The files of a worker share one module graph (no test changes a module's state): importing
     // the sources again for each file was up to half of the suite's time.
     isolate: false,

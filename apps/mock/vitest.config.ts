@@ -9,10 +9,12 @@ export default defineProject({
     exclude: ['test/**/*.e2e.test.ts'],
     // Starts one mock per API for the contract tests and shares their URLs through `inject`.
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
+    // A test's work is fixed: the limit only catches a hang, with room for CI's two cores running
+    // every suite at once.
+    testTimeout: 120_000,
     // The files of a worker share one module graph (no test changes a module's state): importing
     // the sources again for each file was up to half of the suite's time.
     isolate: false,
-    hookTimeout: 60_000,
+    hookTimeout: 180_000,
   },
 });

@@ -8,7 +8,7 @@ export default defineProject({
     include: ['test/**/*.e2e.test.ts'],
     // Starts one mock per API for the contract tests and shares their URLs through `inject`.
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
   },
 });

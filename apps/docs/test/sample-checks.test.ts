@@ -47,7 +47,7 @@ describe('typecheckSamples', () => {
     expect([...files].sort(), diagnostics.join('\n')).toEqual(['broken-body/createDeployment.ts', 'broken-path/createDeployment.ts']);
     expect(diagnostics.join('\n')).toMatch(/broken-body\/createDeployment\.ts.*'image_url'/);
     expect(diagnostics.join('\n')).toMatch(/broken-path\/createDeployment\.ts.*'"\/v2\/deployment"'/);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('checkCliSamples', () => {
@@ -75,7 +75,7 @@ describe('checkCliSamples', () => {
     await expect(checkCodeSamples(broken, path.join(dir, 'build'))).rejects.toThrow(
       /^code samples that would not work as shown:\n {2}control-plane createDeployment \(agentplane CLI\): unknown flag --imgae/,
     );
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('shellWords', () => {

@@ -12,7 +12,7 @@ const README = path.join(packageDir, 'README.md');
 it('README examples type-check against the built package', () => {
   expect(readmeExamples(packageDir).length).toBeGreaterThanOrEqual(1);
   expect(typecheckReadmeExamples(packageDir)).toEqual([]);
-}, 60_000);
+}, 180_000);
 
 it("the README's Running it names every option and variable of both commands' --help, and each exit code", () => {
   const markdown = fs.readFileSync(README, 'utf8');

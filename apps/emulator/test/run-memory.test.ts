@@ -59,4 +59,4 @@ it('streamed runs on threads that are then deleted leave the heap as it was', as
   } finally {
     await emulator.close();
   }
-}, 120_000);
+}, 300_000);

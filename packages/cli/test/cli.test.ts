@@ -341,7 +341,7 @@ describe('answers of the control plane', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('answered 503: Service Unavailable');
     expect(result.stderr).toContain('try again in a few minutes');
-  }, 20_000);
+  }, 120_000);
 
   it.each([
     [['pool', 'get', 'ruby-pool'], 'NotFound: Resource not found.'],

@@ -42,5 +42,5 @@ describe('README', () => {
   it('TypeScript examples type-check against the built package', () => {
     expect(readmeExamples(packageDir).length).toBeGreaterThanOrEqual(1);
     expect(typecheckReadmeExamples(packageDir)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

@@ -132,7 +132,7 @@ describe('a run against the emulator on a port', () => {
       await new Promise((resolve) => silent.close(resolve));
       await running.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('a run without leave to run graphs', () => {

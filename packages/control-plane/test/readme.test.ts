@@ -8,4 +8,4 @@ const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 it('README examples type-check against the built package', () => {
   expect(readmeExamples(packageDir).length).toBeGreaterThanOrEqual(2);
   expect(typecheckReadmeExamples(packageDir)).toEqual([]);
-}, 60_000);
+}, 180_000);
