@@ -111,16 +111,14 @@ export class AssistantStore {
   }
 
   get(assistantId: string): AssistantRow | undefined {
-    if (this.uncommittedWrite) {
-      const raw = this.statements.get.get(assistantId) as RawAssistant | undefined;
-      return raw && parseAssistant(raw);
-    }
-    let raw = this.committedRows.get(assistantId);
+    let raw = this.uncommittedWrite ? undefined : this.committedRows.get(assistantId);
     if (!raw) {
       raw = this.statements.get.get(assistantId) as RawAssistant | undefined;
       if (!raw) return undefined;
-      if (this.committedRows.size >= MAX_KEPT_ROWS) this.committedRows.clear();
-      this.committedRows.set(assistantId, raw);
+      if (!this.uncommittedWrite) {
+        if (this.committedRows.size >= MAX_KEPT_ROWS) this.committedRows.clear();
+        this.committedRows.set(assistantId, raw);
+      }
     }
     // Parsed anew each time: callers get objects of their own.
     return parseAssistant(raw);
