@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { searchPageSql, searchPlan, ThreadStore } from '../src/agent-server/threads/thread-store.js';
 import { createEmulator } from '../src/emulator.js';
+import { newCheckpointId } from '../src/shared/ids.js';
 import { CommitGroup } from '../src/store/commit-group.js';
 import { openDatabase } from '../src/store/database.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
@@ -207,8 +208,14 @@ describe('counting threads', () => {
       values: i % 6 === 0 ? { topic: 'billing' } : {},
       config: {},
     }));
+    // A thread's values are its latest checkpoint's: the threads with values get one.
+    const checkpointOf = (thread: (typeof threads)[number]) => ({
+      id: newCheckpointId(),
+      created_at: thread.created_at,
+      planned: { values: thread.values, next: [], tasks: [], metadata: { source: 'update' as const, step: 0, parents: {} } },
+    });
     store.transaction(() => {
-      for (const thread of threads) store.insert(thread, []);
+      for (const thread of threads) store.insert(thread, Object.keys(thread.values).length > 0 ? [checkpointOf(thread)] : []);
     });
     store.delete(threads[4]!.thread_id); // a deleted thread's keys must not count
     const live = threads.filter((_, i) => i !== 4);
@@ -236,6 +243,94 @@ describe('counting threads', () => {
       ).length;
       expect({ filter, count: store.count(filter) }).toEqual({ filter, count: expected });
     }
+    db.close();
+  });
+});
+
+describe("a thread's value filter keys", () => {
+  it('are written by the first count filtering by values after a change, follow a rollback and a copy, and a metadata count leaves them', () => {
+    const db = openDatabase(':memory:');
+    const store = new ThreadStore(db, new CommitGroup(db, () => {}));
+    const at = '2026-11-28T10:00:00.000Z';
+    const checkpoint = (values: Record<string, unknown>, runId?: string) => ({
+      id: newCheckpointId(),
+      created_at: at,
+      planned: {
+        values,
+        next: [],
+        tasks: [],
+        metadata: { source: 'update' as const, step: 0, parents: {}, ...(runId ? { run_id: runId } : {}) },
+      },
+    });
+    const threadId = crypto.randomUUID();
+    const base = { created_at: at, updated_at: at, state_updated_at: at, status: 'idle' as const, config: {} };
+    store.transaction(() =>
+      store.insert({ ...base, thread_id: threadId, metadata: { tenant: 'acme' }, values: { topic: 'a' } }, [checkpoint({ topic: 'a' })]),
+    );
+    const valueRows = (id: string) =>
+      db.prepare("SELECT key, value_hash FROM thread_filter_keys WHERE thread_id = ? AND scope = 'values'").raw().all(id);
+    const unindexed = (id: string) => db.prepare('SELECT values_unindexed FROM threads WHERE thread_id = ?').pluck().get(id);
+    // Nothing is written for the values until a search or count asks for them.
+    expect({ rows: valueRows(threadId), unindexed: unindexed(threadId) }).toEqual({ rows: [], unindexed: 1 });
+    expect(store.count({ values: { topic: 'a' } })).toBe(1);
+    expect({ rows: valueRows(threadId).length, unindexed: unindexed(threadId) }).toEqual({ rows: 1, unindexed: 0 });
+
+    const latest = () => store.latestCheckpoint(threadId)!;
+    store.transaction(() => store.addCheckpoint(threadId, latest(), checkpoint({ topic: 'b', done: true }, 'run-1'), at));
+    const before = valueRows(threadId);
+    // A count by metadata alone leaves the value keys as they were.
+    expect(store.count({ metadata: { tenant: 'acme' } })).toBe(1);
+    expect({ rows: valueRows(threadId), unindexed: unindexed(threadId) }).toEqual({ rows: before, unindexed: 1 });
+    expect([store.count({ values: { topic: 'a' } }), store.count({ values: { topic: 'b', done: true } })]).toEqual([0, 1]);
+
+    // The run's checkpoint rolled back: the values are the first checkpoint's again.
+    store.transaction(() => store.deleteCheckpointsOfRun(threadId, 'run-1'));
+    expect(unindexed(threadId)).toBe(1);
+    // A copy made now takes the source's keys (as of run-1) and that they are out of date.
+    const copyId = crypto.randomUUID();
+    store.transaction(() => store.copy(threadId, copyId, at));
+    expect([store.count({ values: { topic: 'a' } }), store.count({ values: { done: true } })]).toEqual([2, 0]);
+
+    // A change of the source after leaves the copy's keys as they are.
+    store.transaction(() => store.addCheckpoint(threadId, latest(), checkpoint({ topic: 'c' }), at));
+    expect([store.count({ values: { topic: 'a' } }), store.count({ values: { topic: 'c' } })]).toEqual([1, 1]);
+    expect(
+      store
+        .search({ values: { topic: 'a' }, limit: 10, offset: 0, sort_by: 'created_at', sort_order: 'desc' })
+        .threads.map((t) => t.thread_id),
+    ).toEqual([copyId]);
+    db.close();
+  });
+});
+
+describe("a thread's metadata filter keys", () => {
+  it('are written by the first count filtering by metadata, and marked again only when a key changed', () => {
+    const db = openDatabase(':memory:');
+    const store = new ThreadStore(db, new CommitGroup(db, () => {}));
+    const at = '2026-11-28T10:00:00.000Z';
+    const threadId = crypto.randomUUID();
+    const metadata = { tenant: 'acme', tags: ['vip'] };
+    const base = { created_at: at, updated_at: at, state_updated_at: at, status: 'idle' as const, config: {} };
+    store.transaction(() => store.insert({ ...base, thread_id: threadId, metadata, values: {} }, []));
+    const rows = () =>
+      db.prepare("SELECT key FROM thread_filter_keys WHERE thread_id = ? AND scope = 'metadata' ORDER BY key").pluck().all(threadId);
+    const unindexed = () => db.prepare('SELECT metadata_unindexed FROM threads WHERE thread_id = ?').pluck().get(threadId);
+    expect({ rows: rows(), unindexed: unindexed() }).toEqual({ rows: [], unindexed: 1 });
+    // A count by values alone leaves them; one by metadata writes them.
+    expect(store.count({ values: { topic: 'x' } })).toBe(0);
+    expect(unindexed()).toBe(1);
+    expect(store.count({ metadata: { tenant: 'acme', tags: ['vip'] } })).toBe(1);
+    expect({ rows: rows(), unindexed: unindexed() }).toEqual({ rows: ['tags', 'tenant'], unindexed: 0 });
+
+    // What a run on the thread does: the same metadata, the untouched values the very same.
+    store.transaction(() => store.update(threadId, metadata, { ...metadata }, at, null));
+    expect(unindexed()).toBe(0);
+    store.transaction(() => store.update(threadId, metadata, { tags: metadata.tags, tier: 2 }, at, null));
+    expect(unindexed()).toBe(1);
+    // An assistant's delete_threads finds threads by metadata too.
+    expect(store.idsByMetadata('tier', 2)).toEqual([threadId]);
+    expect([store.count({ metadata: { tenant: 'acme' } }), store.count({ metadata: { tier: 2, tags: ['vip'] } })]).toEqual([0, 1]);
+    expect(rows()).toEqual(['tags', 'tier']);
     db.close();
   });
 });
@@ -307,6 +402,8 @@ describe('reading a search page', () => {
     store.transaction(() => {
       for (const thread of threads) store.insert(thread, []);
     });
+    // Their filter keys are written by the first count filtering by metadata; the pages below read them directly.
+    store.count({ metadata: { graph_id: 'agent' } });
     const rowid = new Map(threads.map((t, i) => [t.thread_id, i + 1]));
     for (const sort_by of SORTS) {
       for (const sort_order of ['asc', 'desc'] as const) {

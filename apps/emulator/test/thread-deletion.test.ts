@@ -48,6 +48,8 @@ async function threadWithHistory(extra: { ttl?: number } = {}): Promise<string> 
       ...extra,
     },
   });
+  // Filter keys are written by the first count filtering by their scope after a change (decision E12).
+  await agent.POST('/threads/count', { body: { metadata: { owner: 'deletion-test' }, values: { done: true } } });
   return data!.thread_id;
 }
 
@@ -56,6 +58,8 @@ describe('no orphan rows', () => {
     const kept = await threadWithHistory();
     const doomed = await threadWithHistory();
     const copy = (await agent.POST('/threads/{thread_id}/copy', { params: { path: { thread_id: doomed } } })).data!.thread_id;
+    // The copy's metadata names it: the count indexes that key.
+    expect((await agent.POST('/threads/count', { body: { metadata: { thread_id: copy } } })).data).toBe(1);
     expect(rowsOf(doomed)).toEqual({ threads: 1, checkpoints: 3, filterKeys: 5 });
     expect((await agent.DELETE('/threads/{thread_id}', { params: { path: { thread_id: doomed } } })).response.status).toBe(204);
     expect(rowsOf(doomed)).toEqual({ threads: 0, checkpoints: 0, filterKeys: 0 });

@@ -363,6 +363,19 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX runs_in_flight;
   CREATE INDEX runs_in_flight_by_thread ON runs (thread_id, created_at, run_id) WHERE status IN ('pending', 'running');
   `,
+  // 18: a thread's filter keys are brought up to date by the first search or count that filters
+  // by their scope (metadata, values) after the thread changed, not by the request that changed it
+  // (decision E12). A key's row sits where its value's hash puts it, and its by-thread index entry
+  // where the random thread ID does, so a new thread and every change of a conversation wrote pages
+  // at random: a third of the pages a run wrote. Rows written before this version are up to date
+  // (0); a change sets the scope's flag, and each partial index lists the threads that have it, in
+  // creation order.
+  `
+  ALTER TABLE threads ADD COLUMN metadata_unindexed INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE threads ADD COLUMN values_unindexed INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX threads_metadata_unindexed ON threads (metadata_unindexed) WHERE metadata_unindexed = 1;
+  CREATE INDEX threads_values_unindexed ON threads (values_unindexed) WHERE values_unindexed = 1;
+  `,
 ];
 
 /**

@@ -92,7 +92,7 @@ export async function runScriptedGraph(context: GraphRun): Promise<RunOutcome> {
   try {
     return await outcomeOf(execution);
   } finally {
-    execution.flushIndex();
+    execution.touchThread();
   }
 }
 
@@ -160,10 +160,8 @@ export class Execution {
   private readonly recursionLimit: number;
   /** Steps this run has taken, `__start__` included. */
   private stepsTaken = 0;
-  /** The values the thread's filter keys index (its latest checkpoint's when the run started). */
-  private indexedValues: Values;
-  /** The time of the latest checkpoint written since the thread was last indexed, if any. */
-  private unindexed: string | undefined;
+  /** The time of the latest checkpoint written since the thread's row was last touched, if any. */
+  private untouched: string | undefined;
   /** The run's stream modes: each happening of the graph becomes the events they ask for. */
   readonly modes: StreamModes;
   /** What the run's command resumes the tasks waiting at an interrupt with. */
@@ -186,7 +184,6 @@ export class Execution {
     const latest = threads.latestCheckpoint(this.threadId);
     const head = forkFrom && !this.wroteCheckpoints() ? threads.checkpoint(this.threadId, forkFrom) : latest;
     this.root = this.rootFrame(head);
-    this.indexedValues = latest?.values ?? {};
     this.metadata = runCheckpointMetadata(run, configurable);
     this.interruptBefore = (run.kwargs.interrupt_before as string[] | '*' | undefined) ?? [];
     this.interruptAfter = (run.kwargs.interrupt_after as string[] | '*' | undefined) ?? [];
@@ -350,7 +347,7 @@ export class Execution {
   private async untilCancelledOrAwaited(): Promise<void> {
     const goesOn = this.goesOn!;
     this.goesOn = undefined;
-    this.flushIndex();
+    this.touchThread();
     await Promise.race([pause(Number.POSITIVE_INFINITY, this.context.signal), this.context.log.whenAwaited()]);
     this.assertLive();
     // Not cancelled: from here the run is the hold that went on (its steps so far were the same).
@@ -359,7 +356,7 @@ export class Execution {
 
   /** Waits until the run is cancelled: its recording was cancelled here. */
   private untilCancelled(): Promise<never> {
-    this.flushIndex();
+    this.touchThread();
     return pause(Number.POSITIVE_INFINITY, this.context.signal) as Promise<never>;
   }
 
@@ -820,11 +817,9 @@ export class Execution {
         const parent = this.head;
         threads.transaction(() => {
           alsoWrite?.();
-          threads.addCheckpoint(execution.threadId, parent, { id, created_at: created, planned }, created, parent?.values, {
-            index: false,
-          });
+          threads.addCheckpoint(execution.threadId, parent, { id, created_at: created, planned }, created, { touch: false });
         });
-        execution.unindexed = created;
+        execution.untouched = created;
         return {
           thread_id: execution.threadId,
           checkpoint_id: id,
@@ -929,23 +924,23 @@ export class Execution {
   /** Waits `ms` scaled by the run's time scale, or rejects with the abort reason as soon as the run is cancelled. */
   private pause(ms: number): Promise<void> {
     const scaled = ms * this.context.timeScale;
-    // Other requests may search the thread by its values while the run waits.
-    if (scaled > 0) this.flushIndex();
+    // Other requests may read or search the thread while the run waits.
+    if (scaled > 0) this.touchThread();
     return pause(scaled, this.context.signal);
   }
 
   /**
-   * Indexes the thread's values as of its latest checkpoint, once for all the steps written since
-   * the last time: before the run pauses (other requests may then search the thread by its
-   * values) and when it ends. Steps written in one turn are seen by no request in between.
+   * Notes on the thread's row that its values changed (when, and that their filter keys are out of
+   * date), once for all the steps written since the last time: before the run pauses (other
+   * requests may then read the thread or search it) and when it ends. Steps written in one turn are
+   * seen by no request in between.
    */
-  flushIndex(): void {
-    const stateUpdatedAt = this.unindexed;
+  touchThread(): void {
+    const stateUpdatedAt = this.untouched;
     if (stateUpdatedAt === undefined || this.context.signal.aborted) return;
     const { threads } = this.context;
-    threads.transaction(() => threads.indexValues(this.threadId, this.indexedValues, this.root.values, stateUpdatedAt, stateUpdatedAt));
-    this.indexedValues = this.root.values;
-    this.unindexed = undefined;
+    threads.transaction(() => threads.valuesChanged(this.threadId, stateUpdatedAt, stateUpdatedAt));
+    this.untouched = undefined;
   }
 
   /** A cancelled run (or one whose thread was deleted) writes nothing more. */

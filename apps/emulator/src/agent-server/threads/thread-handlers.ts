@@ -220,9 +220,7 @@ export function threadHandlers(
           base: base && { values: base.values, step: stepOf(base), pendingInput: pendingInputOf(base.metadata), script: base.script },
         });
         const [stamped] = stampCheckpoints(plan.checkpoints, nowIso());
-        // The thread's values are its latest checkpoint's: known here unless this is a fork.
-        const current = targetId === undefined ? (base?.values ?? {}) : undefined;
-        store.addCheckpoint(threadId, base, stamped!, stamped!.created_at, current);
+        store.addCheckpoint(threadId, base, stamped!, stamped!.created_at);
         return { status: 200, body: { checkpoint: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: stamped!.id } } };
       });
     },

@@ -9,7 +9,7 @@ import type { CommitGroup } from '../../store/commit-group.js';
 import type { Db } from '../../store/database.js';
 import { LIMIT_OFFSET } from '../../store/sql-page.js';
 import type { StoredValues } from '../../store/stored-values.js';
-import { keyHash, storedChars } from '../../store/stored-values.js';
+import { storedChars } from '../../store/stored-values.js';
 import type { ScriptPosition } from '../graphs/run-scripts.js';
 import { LatestCheckpointCache } from './latest-checkpoint-cache.js';
 import type { PlannedCheckpoint } from './supersteps.js';
@@ -97,12 +97,13 @@ export class ThreadStore {
       // Deleted threads leave gaps, so this overestimates how many are stored: enough for `searchPlan`.
       highestRowid: db.prepare('SELECT max(rowid) FROM threads').pluck(),
       insertThread: db.prepare(
-        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, config, expires_at, ttl_minutes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, config, expires_at, ttl_minutes, metadata_unindexed, values_unindexed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       deleteThread: db.prepare('DELETE FROM threads WHERE thread_id = ?'),
       updateThread: db.prepare(
         'UPDATE threads SET metadata = ?, updated_at = ?, expires_at = coalesce(?, expires_at), ttl_minutes = coalesce(?, ttl_minutes) WHERE thread_id = ?',
       ),
+      metadataChanged: db.prepare('UPDATE threads SET metadata_unindexed = 1 WHERE thread_id = ?'),
       ttl: db.prepare('SELECT expires_at AS expiresAt, ttl_minutes AS minutes FROM threads WHERE thread_id = ? AND expires_at IS NOT NULL'),
       deleteKey: db.prepare('DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = ? AND key = ?'),
       deleteExpired: db.prepare('DELETE FROM threads WHERE expires_at <= ?'),
@@ -114,13 +115,11 @@ export class ThreadStore {
       insertFilterKey: db.prepare(
         'INSERT OR IGNORE INTO thread_filter_keys (scope, key, value_hash, created_at, thread_id) SELECT ?, ?, ?, created_at, thread_id FROM threads WHERE thread_id = ?',
       ),
-      // A new thread's keys: its created_at is at hand, and no key can be there already.
-      insertNewThreadKey: db.prepare(
-        'INSERT INTO thread_filter_keys (scope, key, value_hash, created_at, thread_id) VALUES (?, ?, ?, ?, ?)',
-      ),
       insertCheckpoint: db.prepare(`INSERT INTO checkpoints (${CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      // The copy's filter keys are the source's rows: its value keys as up to date as the source's
+      // flag says, its metadata keys short of the `thread_id` the copy's metadata gains.
       copyThread: db.prepare(
-        "INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, config) SELECT ?, ?, ?, state_updated_at, ?, json_set(metadata, '$.thread_id', ?), config FROM threads WHERE thread_id = ?",
+        "INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, status, metadata, config, values_unindexed, metadata_unindexed) SELECT ?, ?, ?, state_updated_at, ?, json_set(metadata, '$.thread_id', ?), config, values_unindexed, 1 FROM threads WHERE thread_id = ?",
       ),
       copyFilterKeys: db.prepare(
         "INSERT INTO thread_filter_keys (scope, key, value_hash, created_at, thread_id) SELECT scope, key, value_hash, ?, ? FROM thread_filter_keys WHERE thread_id = ? AND NOT (scope = 'metadata' AND key = 'thread_id')",
@@ -141,7 +140,19 @@ export class ThreadStore {
       historyBefore: db.prepare(
         `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND checkpoint_id < ? ORDER BY checkpoint_id DESC`,
       ),
-      touchThread: db.prepare('UPDATE threads SET updated_at = ?, state_updated_at = ? WHERE thread_id = ?'),
+      // The thread's values changed: when, and that their filter keys are to be brought up to date.
+      touchThread: db.prepare('UPDATE threads SET updated_at = ?, state_updated_at = ?, values_unindexed = 1 WHERE thread_id = ?'),
+      valuesChanged: db.prepare('UPDATE threads SET values_unindexed = 1 WHERE thread_id = ?'),
+      unindexed: {
+        metadata: db.prepare('SELECT thread_id FROM threads WHERE metadata_unindexed = 1').pluck(),
+        values: db.prepare('SELECT thread_id FROM threads WHERE values_unindexed = 1').pluck(),
+      },
+      indexed: {
+        metadata: db.prepare('UPDATE threads SET metadata_unindexed = 0 WHERE thread_id = ?'),
+        values: db.prepare('UPDATE threads SET values_unindexed = 0 WHERE thread_id = ?'),
+      },
+      metadataText: db.prepare('SELECT metadata FROM threads WHERE thread_id = ?').pluck(),
+      filterKeys: db.prepare('SELECT key, value_hash FROM thread_filter_keys WHERE thread_id = ? AND scope = ?').raw(),
       setStatus: db.prepare('UPDATE threads SET status = ?, updated_at = ? WHERE thread_id = ?'),
       setConfig: db.prepare('UPDATE threads SET config = ? WHERE thread_id = ?'),
       settle: db.prepare('UPDATE threads SET status = ?, updated_at = ?, interrupts = ? WHERE thread_id = ?'),
@@ -153,7 +164,6 @@ export class ThreadStore {
       hasCheckpointOfRun: db
         .prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND json_extract(metadata, '$.run_id') = ? LIMIT 1")
         .pluck(),
-      deleteValueKeys: db.prepare("DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = 'values'"),
     };
   }
 
@@ -184,10 +194,12 @@ export class ThreadStore {
     return this.statements.exists.get(threadId) !== undefined;
   }
 
-  /** Inserts a thread and the checkpoints of its supersteps (call inside a transaction). */
-  insert(thread: ThreadRow & { values: Record<string, unknown> }, checkpoints: StampedCheckpoint[], ttl: ThreadExpiry | null = null): void {
-    const s = this.statements;
-    s.insertThread.run(
+  /**
+   * Inserts a thread and the checkpoints of its supersteps (call inside a transaction). Its filter
+   * keys are written by the first search that filters by them (`indexUnindexed`).
+   */
+  insert(thread: ThreadRow, checkpoints: StampedCheckpoint[], ttl: ThreadExpiry | null = null): void {
+    this.statements.insertThread.run(
       thread.thread_id,
       thread.created_at,
       thread.updated_at,
@@ -197,14 +209,12 @@ export class ThreadStore {
       JSON.stringify(thread.config),
       ttl?.expiresAt ?? null,
       ttl?.minutes ?? null,
+      Object.keys(thread.metadata).length > 0 ? 1 : 0,
+      // Its values are its last checkpoint's.
+      checkpoints.length > 0 ? 1 : 0,
     );
     if (ttl) this.noteExpiry(ttl.expiresAt);
     this.insertCheckpoints(thread.thread_id, undefined, checkpoints);
-    for (const [key, value] of Object.entries(thread.metadata))
-      s.insertNewThreadKey.run('metadata', key, valueHash(value), thread.created_at, thread.thread_id);
-    // The values are the last checkpoint's, whose layout hashes each key from its text.
-    for (const key of Object.keys(thread.values))
-      s.insertNewThreadKey.run('values', key, this.items.hashOf(thread.values, key), thread.created_at, thread.thread_id);
   }
 
   /**
@@ -216,8 +226,6 @@ export class ThreadStore {
     const last = checkpoints.at(-1);
     if (!last) return;
     this.statements.touchThread.run(updatedAt, last.created_at, threadId);
-    this.statements.deleteValueKeys.run(threadId);
-    this.indexKeys(threadId, 'values', last.planned.values);
   }
 
   /** Writes checkpoints one after the other, each stored by what changed since the one before (the first: since `parent`). */
@@ -259,13 +267,6 @@ export class ThreadStore {
     return stored;
   }
 
-  private indexKeys(threadId: string, scope: 'metadata' | 'values', object: Record<string, unknown>): void {
-    for (const key of Object.keys(object)) {
-      const hash = scope === 'values' ? this.items.hashOf(object, key) : valueHash(object[key]);
-      this.statements.insertFilterKey.run(scope, key, hash, threadId);
-    }
-  }
-
   /**
    * Copies a thread, its filter keys and every checkpoint under a new ID (inside a transaction).
    * The copy's metadata gains `thread_id`: its own ID, as the LangGraph servers mark copies; its
@@ -275,7 +276,6 @@ export class ThreadStore {
     const s = this.statements;
     if (s.copyThread.run(newThreadId, now, now, 'idle', newThreadId, sourceId).changes === 0) return false;
     s.copyFilterKeys.run(now, newThreadId, sourceId);
-    s.insertFilterKey.run('metadata', 'thread_id', valueHash(newThreadId), newThreadId);
     s.copyCheckpoints.run(newThreadId, sourceId, newThreadId, sourceId);
     // The copy's own items, under the same numbers its copied manifests name: deleting or pruning
     // either thread leaves the other whole.
@@ -303,6 +303,7 @@ export class ThreadStore {
    * there belongs to a live thread (deletes cascade, expired threads go before any request).
    */
   count(query: ThreadCount & Pick<ThreadSearch, 'ids'>): number {
+    for (const scope of ['metadata', 'values'] as const) if (Object.keys(query[scope] ?? {}).length > 0) this.indexUnindexed(scope);
     const keys = filterKeysOf(query);
     if (keys.length > 0 && query.status === undefined && query.ids === undefined) {
       // The first key's rows, each kept when the thread has the other keys' rows too.
@@ -349,7 +350,8 @@ export class ThreadStore {
 
   /**
    * Replaces a thread's metadata and, when given, its time to live; `updated_at` becomes `now`.
-   * Only the keys whose value changed from `before` (the stored metadata) are reindexed.
+   * When a key changed from `before` (the stored metadata), the thread's metadata filter keys are
+   * marked out of date, for the next search by metadata to rewrite (`indexUnindexed`).
    */
   update(
     threadId: string,
@@ -359,7 +361,10 @@ export class ThreadStore {
     ttl: ThreadExpiry | null,
   ): void {
     this.statements.updateThread.run(JSON.stringify(metadata), now, ttl?.expiresAt ?? null, ttl?.minutes ?? null, threadId);
-    this.reindexKeys(threadId, 'metadata', before, metadata);
+    // A run on the thread sends the same metadata again: its keys are marked only when one changed.
+    const keys = Object.keys(metadata);
+    if (keys.length !== Object.keys(before).length || keys.some((key) => !Object.hasOwn(before, key) || before[key] !== metadata[key]))
+      this.statements.metadataChanged.run(threadId);
     if (ttl) this.noteExpiry(ttl.expiresAt);
   }
 
@@ -370,66 +375,60 @@ export class ThreadStore {
 
   /**
    * Adds one checkpoint under `parentId` and makes its values the thread's (call inside a
-   * transaction). `current`, when the caller has them, are the thread's values before: only the
-   * keys that changed are reindexed.
+   * transaction). `touch: false` leaves the thread's row as it is: a run writing several steps in
+   * one turn notes the change once, after its last (`valuesChanged`).
    */
   addCheckpoint(
     threadId: string,
     parent: Pick<CheckpointRow, 'checkpoint_id' | 'values'> | undefined,
     checkpoint: StampedCheckpoint,
     now: string,
-    current?: Record<string, unknown>,
-    options: { index?: boolean } = {},
+    options: { touch?: boolean } = {},
   ): void {
-    const { created_at, planned } = checkpoint;
     const parentId = parent?.checkpoint_id ?? null;
     // Stored by what changed since its parent (decision E29).
     const stored = this.writeCheckpoint(threadId, parentId, checkpoint, parent?.values);
     this.rememberLatest(threadId, parentId, checkpoint, stored);
-    // A run writing several steps in one turn indexes the thread once, after its last (indexValues).
-    if (options.index === false) return;
-    this.statements.touchThread.run(now, created_at, threadId);
-    const hashOf = (key: string) => keyHash(stored.keys.get(key)!);
-    if (current) this.reindexKeys(threadId, 'values', current, planned.values, hashOf);
-    else {
-      this.statements.deleteValueKeys.run(threadId);
-      for (const key of stored.keys.keys()) this.statements.insertFilterKey.run('values', key, hashOf(key), threadId);
-    }
+    if (options.touch !== false) this.statements.touchThread.run(now, checkpoint.created_at, threadId);
   }
 
   /**
-   * Makes `after` the thread's indexed values (its value filter keys, and when its state last
-   * changed), where checkpoints were added without indexing since it held `before`.
+   * The thread's values changed (checkpoints were added without touching it): when its state last
+   * changed, and that its value filter keys are to be brought up to date.
    */
-  indexValues(
-    threadId: string,
-    before: Record<string, unknown>,
-    after: Record<string, unknown>,
-    now: string,
-    stateUpdatedAt: string,
-  ): void {
+  valuesChanged(threadId: string, now: string, stateUpdatedAt: string): void {
     this.statements.touchThread.run(now, stateUpdatedAt, threadId);
-    this.reindexKeys(threadId, 'values', before, after, (key) => this.items.hashOf(after, key));
   }
 
   /**
-   * Brings a thread's filter keys of `scope` from `before` to `after`. A key holding the very same
-   * value (a merge keeps the untouched keys' values) keeps its row, and its hash is not computed.
+   * Brings the filter keys of `scope` of every thread whose metadata or values changed since they
+   * were indexed up to the thread as it now is (decision E12): the first search or count filtering
+   * by that scope after a change pays for it, once, rather than every run and every new thread.
+   * Only the keys whose hash changed are written.
    */
-  private reindexKeys(
-    threadId: string,
-    scope: 'metadata' | 'values',
-    before: Record<string, unknown>,
-    after: Record<string, unknown>,
-    hashOf: (key: string) => string = (key) => valueHash(after[key]),
-  ): void {
-    for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) this.statements.deleteKey.run(threadId, scope, key);
-    for (const [key, value] of Object.entries(after)) {
-      const had = Object.hasOwn(before, key);
-      if (had && before[key] === value) continue;
-      if (had) this.statements.deleteKey.run(threadId, scope, key);
-      this.statements.insertFilterKey.run(scope, key, hashOf(key), threadId);
-    }
+  private indexUnindexed(scope: 'metadata' | 'values'): void {
+    const s = this.statements;
+    const threadIds = s.unindexed[scope].all() as string[];
+    if (threadIds.length === 0) return;
+    this.transaction(() => {
+      for (const threadId of threadIds) {
+        // Values are read, not kept: a search may index a thousand threads no one is reading.
+        const object: Record<string, unknown> =
+          scope === 'metadata'
+            ? JSON.parse(s.metadataText.get(threadId) as string)
+            : (this.latestCheckpoint(threadId, { keep: false })?.values ?? {});
+        const indexed = new Map(s.filterKeys.all(threadId, scope) as [string, string][]);
+        for (const key of indexed.keys()) if (!Object.hasOwn(object, key)) s.deleteKey.run(threadId, scope, key);
+        for (const [key, value] of Object.entries(object)) {
+          const hash = scope === 'metadata' ? valueHash(value) : this.items.hashOf(object, key);
+          const was = indexed.get(key);
+          if (was === hash) continue;
+          if (was !== undefined) s.deleteKey.run(threadId, scope, key);
+          s.insertFilterKey.run(scope, key, hash, threadId);
+        }
+        s.indexed[scope].run(threadId);
+      }
+    });
   }
 
   /** Sets a thread's status (runs move it); `updated_at` becomes `now`. */
@@ -470,9 +469,8 @@ export class ThreadStore {
   deleteCheckpointsOfRun(threadId: string, runId: string): void {
     if (this.statements.deleteCheckpointsOfRun.run(threadId, runId).changes === 0) return;
     this.latest.forget(threadId);
-    // The thread's values are now an older checkpoint's: its value filter keys follow them.
-    this.statements.deleteValueKeys.run(threadId);
-    this.indexKeys(threadId, 'values', this.latestCheckpoint(threadId)?.values ?? {});
+    // The thread's values are now an older checkpoint's: its value filter keys are to follow them.
+    this.statements.valuesChanged.run(threadId);
   }
 
   hasCheckpointOfRun(threadId: string, runId: string): boolean {
@@ -607,6 +605,7 @@ export class ThreadStore {
    * `delete_threads`), found through the filter-key index.
    */
   idsByMetadata(key: string, value: unknown): string[] {
+    this.indexUnindexed('metadata');
     const sql = "SELECT thread_id FROM thread_filter_keys WHERE scope = 'metadata' AND key = ? AND value_hash = ?";
     return prepared(this.db, this.countStatements, sql, { pluck: true }).all(key, valueHash(value)) as string[];
   }
