@@ -1,15 +1,11 @@
 // The benchmarks' own tests: the parts whose mistakes would skew every figure silently.
 import { defineProject } from 'vitest/config';
+import { unitTestDefaults } from '../../vitest.shared.js';
 
 export default defineProject({
   test: {
+    ...unitTestDefaults,
     name: '@agentplane/bench',
     include: ['test/**/*.test.js'],
-    // A test's work is fixed: the limit only catches a hang, with room for CI's two cores running
-    // every suite at once.
-    testTimeout: 120_000,
-    // The files of a worker share one module graph (no test changes a module's state): importing
-    // the sources again for each file was up to half of the suite's time.
-    isolate: false,
   },
 });

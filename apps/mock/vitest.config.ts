@@ -1,20 +1,15 @@
 // The package's unit and contract tests; its slow end-to-end suites (*.e2e.test.ts) are the
 // @agentplane/mock:e2e project (vitest.e2e.config.ts).
 import { defineProject } from 'vitest/config';
+import { unitTestDefaults } from '../../vitest.shared.js';
 
 export default defineProject({
   test: {
+    ...unitTestDefaults,
     name: '@agentplane/mock',
     include: ['test/**/*.test.ts'],
     exclude: ['test/**/*.e2e.test.ts'],
     // Starts one mock per API for the contract tests and shares their URLs through `inject`.
     globalSetup: ['test/global-setup.ts'],
-    // A test's work is fixed: the limit only catches a hang, with room for CI's two cores running
-    // every suite at once.
-    testTimeout: 120_000,
-    // The files of a worker share one module graph (no test changes a module's state): importing
-    // the sources again for each file was up to half of the suite's time.
-    isolate: false,
-    hookTimeout: 180_000,
   },
 });
