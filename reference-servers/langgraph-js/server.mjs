@@ -25,6 +25,7 @@ export { SHAPE_ASSISTANT_CONFIGS, SHAPE_GRAPHS };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, 'node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs');
+const GROUP_LEADER = path.join(here, 'group-leader.mjs');
 
 /** Whether node_modules holds exactly the versions package.json pins. */
 function installed() {
@@ -148,6 +149,8 @@ export async function startLangGraphServer({ port, graphs, rawGraphs = {}, assis
   const child = spawn(
     process.execPath,
     [
+      GROUP_LEADER,
+      process.execPath,
       cli,
       'dev',
       '--config',
@@ -162,9 +165,10 @@ export async function startLangGraphServer({ port, graphs, rawGraphs = {}, assis
     {
       cwd: project,
       // Its own process group: the CLI starts tsx, which starts the server, which starts esbuild;
-      // stopping the group stops them all.
+      // stopping the group stops them all. The group's leader ends it should this process die
+      // without stopping it: its stdin, a pipe from here, then closes (group-leader.mjs).
       detached: true,
-      stdio: ['ignore', output, output],
+      stdio: ['pipe', output, output],
       env: {
         ...process.env,
         BROWSER: 'none',
