@@ -26,6 +26,7 @@ export const SHAPE_GRAPHS = modules({
   parallel: 'parallel.js',
   custom_events: 'custom_events.js',
   tool_function: 'tool_function.js',
+  approval: 'approval.js',
   custom_error: 'custom_error.js',
   configured: 'configured.js',
   helpdesk: 'helpdesk.js',

@@ -89,6 +89,8 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
   const { modes, call, state } = context;
   const written: Values = {};
   const made: Values[] = [];
+  /** The answers of tool calls run as tools (ToolNode's), which the stream handler names as its own. */
+  const toolAnswers = new Set<Values>();
   const addMessages = (messages: Values[]) => {
     written.messages = [...((written.messages as Values[] | undefined) ?? []), ...messages];
   };
@@ -134,6 +136,7 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
   if (plan.tools) {
     const answers = answerToolCalls(plan, context, template);
     made.push(...answers);
+    if (plan.toolEvents) for (const answer of answers) toolAnswers.add(answer);
     addMessages(answers);
   }
   if (plan.update) {
@@ -149,9 +152,16 @@ export async function runTask(plan: TaskPlan, context: TaskContext): Promise<Tas
     }
   }
   if (plan.error) throw new NodeError(plan.error.name, renderText(plan.error.message, template));
-  const named = namedByStreamHandler(context).inThread;
+  const naming = namedByStreamHandler(context);
+  const named = (message: Values) => (toolAnswers.has(message) ? naming.toolAnswersInThread : naming.inThread);
   nameMessages(made, call, named);
-  const recorded = plan.goto && Object.keys(written).length === 0 ? null : named ? { ...written } : withoutMadeIds(written, made);
+  const recorded =
+    plan.goto && Object.keys(written).length === 0
+      ? null
+      : withoutMadeIds(
+          written,
+          made.filter((message) => !named(message)),
+        );
   // Messages a node returns whole (not a model's, which streamed in chunks) are streamed as it ends.
   const whole = made.filter((message) => typeof message.type === 'string' || typeof message.role === 'string');
   modes.nodeMessages(call, whole);
@@ -351,30 +361,33 @@ function answerToolCalls(plan: TaskPlan, context: TaskContext, template: Templat
 /**
  * Whether LangGraph's stream handler names the messages a node call returns without an ID
  * (`run-<node run id>`, a tool's answer `run-<node run id>-tool-<call id>`) or leaves them to the
- * messages reducer's UUID, in the two places the name shows. The handler names them only while a
- * messages mode is streamed, and before the node's writes are kept; the reducer, after.
- * - `inThread`: in what the thread keeps, the task records and the messages mode streams. A task
- *   of the graph itself resumed after an interrupt returns its messages unnamed by the handler
- *   (LangGraph JS's resumed root task does, as the differential suite's resumed conversations
- *   show): the reducer gives them a UUID.
+ * messages reducer's UUID, in the places the name shows. The handler names them only while a
+ * messages mode is streamed, and before the node's writes are kept; the reducer, after. A task of
+ * the graph itself resumed after an interrupt differs, as the LangGraph JS server shows (the
+ * reference-shape suite's `approval` and `helpdesk` graphs):
+ * - `inThread`: in what the thread keeps, the task records and the messages mode streams. A
+ *   resumed root task returns its messages unnamed by the handler: the reducer gives them a UUID.
+ * - `toolAnswersInThread`: the same for the answers of tool calls run as tools (ToolNode's). They
+ *   are named as the handler names them, resumed or not.
  * - `inToolEvents`: in a tool's on_tool_end output, which the handler names before the event is
- *   sent (the AG-UI LangGraph adapter places the tool's message by that ID). It has no exception
- *   for a resumed root task: there the event shows a name the thread does not keep, though the
- *   spec (StreamEventEvents) says it shows the one the thread keeps. Which of the two the
- *   LangGraph JS server sends there is unchecked: no graph of the differential suite answers tool
- *   calls as tools in a root task that interrupted (the exception above was found with messages a
- *   node returns), so the difference is kept, not guessed away.
+ *   sent (the AG-UI LangGraph adapter places the tool's message by that ID); in a resumed root
+ *   task the output has no ID.
  */
-function namedByStreamHandler({ modes, call, resumes }: TaskContext): { inThread: boolean; inToolEvents: boolean } {
-  if (!modes.namesNodeMessages) return { inThread: false, inToolEvents: false };
-  return { inThread: !(call.ns.length === 0 && resumes.length > 0), inToolEvents: true };
+function namedByStreamHandler({ modes, call, resumes }: TaskContext): {
+  inThread: boolean;
+  toolAnswersInThread: boolean;
+  inToolEvents: boolean;
+} {
+  if (!modes.namesNodeMessages) return { inThread: false, toolAnswersInThread: false, inToolEvents: false };
+  const resumedRoot = call.ns.length === 0 && resumes.length > 0;
+  return { inThread: !resumedRoot, toolAnswersInThread: true, inToolEvents: !resumedRoot };
 }
 
-/** Gives the messages a node made without an ID theirs: the stream handler's name (`named`: while a messages mode streams), else a UUID. */
-function nameMessages(made: Values[], call: NodeCall, named: boolean): void {
+/** Gives the messages a node made without an ID theirs: the stream handler's name (those `named` says it names), else a UUID. */
+function nameMessages(made: Values[], call: NodeCall, named: (message: Values) => boolean): void {
   for (const message of made) {
     if (message.id !== undefined) continue;
-    if (!named) nameFreshly(message, newId());
+    if (!named(message)) nameFreshly(message, newId());
     else if (message.type === 'tool' && typeof message.tool_call_id === 'string')
       nameFreshly(message, toolMessageName(call, message.tool_call_id));
     else nameFreshly(message, `run-${call.runId}`);
