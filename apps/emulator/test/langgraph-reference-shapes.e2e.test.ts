@@ -6,6 +6,7 @@ import type { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
 import { SHAPE_ASSISTANT_CONFIGS, SHAPE_GRAPHS, startLangGraphServer } from '../../../reference-servers/langgraph-js/server.mjs';
+import { expectResumedToolAnswerNamedAsLangGraph } from './support/resumed-tool-answer.js';
 import { sdkClient } from './support/sdk-client.js';
 
 const human = (content: string) => ({ messages: [{ role: 'user', content }] });
@@ -64,37 +65,13 @@ describe('the reference shape graphs on the LangGraph JS server', () => {
   });
 
   it('approval: the tool pauses in the root tool node; resumed, its answer is named as the handler names it, in the thread and the messages mode while one streams, never in on_tool_end', async () => {
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, 'approval', { input: human('A refund please') });
+    const paused = await client.threads.getState(thread.thread_id);
+    expect(paused.next).toEqual(['tools']);
+    expect(paused.tasks[0]?.interrupts[0]?.value).toEqual({ question: 'Approve this refund?', order_id: '4512' });
     // The emulator's graph-shapes suite holds the same of its `refund_approval` graph.
-    const resumedWith = async (streamMode: string[]) => {
-      const thread = await client.threads.create();
-      await client.runs.wait(thread.thread_id, 'approval', { input: human('A refund please') });
-      const paused = await client.threads.getState(thread.thread_id);
-      expect(paused.next).toEqual(['tools']);
-      expect(paused.tasks[0]?.interrupts[0]?.value).toEqual({ question: 'Approve this refund?', order_id: '4512' });
-      const events = await streamed(client, thread.thread_id, 'approval', { command: { resume: 'approved' }, streamMode });
-      const kept = ((await client.threads.getState(thread.thread_id)).values as any).messages.find(
-        (message: any) => message.type === 'tool',
-      );
-      const callbacks = events.filter((event) => event.event === 'events').map((event) => event.data);
-      return {
-        kept,
-        toolsRunId: callbacks.find((event) => event.event === 'on_chain_start' && event.name === 'tools')?.run_id,
-        toolEnd: callbacks.find((event) => event.event === 'on_tool_end')?.data.output,
-        streamed: events
-          .filter((event) => event.event === 'messages')
-          .map((event) => event.data[0])
-          .find((message) => message.type === 'tool'),
-      };
-    };
-    const withMessages = await resumedWith(['events', 'messages-tuple']);
-    expect(withMessages.kept).toMatchObject({ content: 'Refund of order 4512: approved', tool_call_id: 'call_refund' });
-    expect(withMessages.kept.id).toBe(`run-${withMessages.toolsRunId}-tool-call_refund`);
-    expect(withMessages.streamed.id).toBe(withMessages.kept.id);
-    expect(withMessages.toolEnd).toMatchObject({ type: 'tool', tool_call_id: 'call_refund', content: 'Refund of order 4512: approved' });
-    expect(withMessages.toolEnd).not.toHaveProperty('id');
-    const eventsOnly = await resumedWith(['events']);
-    expect(eventsOnly.kept.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(eventsOnly.toolEnd).not.toHaveProperty('id');
+    await expectResumedToolAnswerNamedAsLangGraph(client, 'approval');
   });
 
   it('parallel: both branches run in one superstep and both writes reach the join', async () => {

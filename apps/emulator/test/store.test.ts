@@ -194,6 +194,52 @@ describe('database', () => {
   });
 });
 
+const AT = '2026-11-28T10:00:00.000Z';
+
+/** A checkpoint of `values`, written by the run `runId` when given. */
+const checkpointOf = (values: Record<string, unknown>, runId?: string) => ({
+  id: newCheckpointId(),
+  created_at: AT,
+  planned: {
+    values,
+    next: [],
+    tasks: [],
+    metadata: { source: 'update' as const, step: 0, parents: {}, ...(runId ? { run_id: runId } : {}) },
+  },
+});
+
+/** An in-memory store with one thread of `metadata` (and a checkpoint of `values`, when given), and what its file holds of the thread's filter keys. */
+function storeWithThread(metadata: Record<string, unknown>, values?: Record<string, unknown>) {
+  const db = openDatabase(':memory:');
+  const store = new ThreadStore(db, new CommitGroup(db, () => {}));
+  const threadId = crypto.randomUUID();
+  const thread = {
+    thread_id: threadId,
+    created_at: AT,
+    updated_at: AT,
+    state_updated_at: AT,
+    status: 'idle' as const,
+    metadata,
+    values: values ?? {},
+    config: {},
+  };
+  store.transaction(() => store.insert(thread, values ? [checkpointOf(values)] : []));
+  return {
+    db,
+    store,
+    threadId,
+    /** The thread's filter-key rows of `scope`, [key, value hash] by key. */
+    keyRows: (scope: 'metadata' | 'values', id = threadId) =>
+      db.prepare('SELECT key, value_hash FROM thread_filter_keys WHERE thread_id = ? AND scope = ? ORDER BY key').raw().all(id, scope) as [
+        string,
+        string,
+      ][],
+    /** Whether the thread's filter keys of `scope` are marked out of date. */
+    unindexed: (scope: 'metadata' | 'values', id = threadId) =>
+      db.prepare(`SELECT ${scope}_unindexed FROM threads WHERE thread_id = ?`).pluck().get(id),
+  };
+}
+
 describe('counting threads', () => {
   it('gives what a thread-by-thread check of every filter gives, with and without the filter-key index alone', () => {
     const db = openDatabase(':memory:');
@@ -209,13 +255,8 @@ describe('counting threads', () => {
       config: {},
     }));
     // A thread's values are its latest checkpoint's: the threads with values get one.
-    const checkpointOf = (thread: (typeof threads)[number]) => ({
-      id: newCheckpointId(),
-      created_at: thread.created_at,
-      planned: { values: thread.values, next: [], tasks: [], metadata: { source: 'update' as const, step: 0, parents: {} } },
-    });
     store.transaction(() => {
-      for (const thread of threads) store.insert(thread, Object.keys(thread.values).length > 0 ? [checkpointOf(thread)] : []);
+      for (const thread of threads) store.insert(thread, Object.keys(thread.values).length > 0 ? [checkpointOf(thread.values)] : []);
     });
     store.delete(threads[4]!.thread_id); // a deleted thread's keys must not count
     const live = threads.filter((_, i) => i !== 4);
@@ -249,50 +290,30 @@ describe('counting threads', () => {
 
 describe("a thread's value filter keys", () => {
   it('are written by the first count filtering by values after a change, follow a rollback and a copy, and a metadata count leaves them', () => {
-    const db = openDatabase(':memory:');
-    const store = new ThreadStore(db, new CommitGroup(db, () => {}));
-    const at = '2026-11-28T10:00:00.000Z';
-    const checkpoint = (values: Record<string, unknown>, runId?: string) => ({
-      id: newCheckpointId(),
-      created_at: at,
-      planned: {
-        values,
-        next: [],
-        tasks: [],
-        metadata: { source: 'update' as const, step: 0, parents: {}, ...(runId ? { run_id: runId } : {}) },
-      },
-    });
-    const threadId = crypto.randomUUID();
-    const base = { created_at: at, updated_at: at, state_updated_at: at, status: 'idle' as const, config: {} };
-    store.transaction(() =>
-      store.insert({ ...base, thread_id: threadId, metadata: { tenant: 'acme' }, values: { topic: 'a' } }, [checkpoint({ topic: 'a' })]),
-    );
-    const valueRows = (id: string) =>
-      db.prepare("SELECT key, value_hash FROM thread_filter_keys WHERE thread_id = ? AND scope = 'values'").raw().all(id);
-    const unindexed = (id: string) => db.prepare('SELECT values_unindexed FROM threads WHERE thread_id = ?').pluck().get(id);
+    const { db, store, threadId, keyRows, unindexed } = storeWithThread({ tenant: 'acme' }, { topic: 'a' });
     // Nothing is written for the values until a search or count asks for them.
-    expect({ rows: valueRows(threadId), unindexed: unindexed(threadId) }).toEqual({ rows: [], unindexed: 1 });
+    expect({ rows: keyRows('values'), unindexed: unindexed('values') }).toEqual({ rows: [], unindexed: 1 });
     expect(store.count({ values: { topic: 'a' } })).toBe(1);
-    expect({ rows: valueRows(threadId).length, unindexed: unindexed(threadId) }).toEqual({ rows: 1, unindexed: 0 });
+    expect({ rows: keyRows('values').length, unindexed: unindexed('values') }).toEqual({ rows: 1, unindexed: 0 });
 
     const latest = () => store.latestCheckpoint(threadId)!;
-    store.transaction(() => store.addCheckpoint(threadId, latest(), checkpoint({ topic: 'b', done: true }, 'run-1'), at));
-    const before = valueRows(threadId);
+    store.transaction(() => store.addCheckpoint(threadId, latest(), checkpointOf({ topic: 'b', done: true }, 'run-1'), AT));
+    const before = keyRows('values');
     // A count by metadata alone leaves the value keys as they were.
     expect(store.count({ metadata: { tenant: 'acme' } })).toBe(1);
-    expect({ rows: valueRows(threadId), unindexed: unindexed(threadId) }).toEqual({ rows: before, unindexed: 1 });
+    expect({ rows: keyRows('values'), unindexed: unindexed('values') }).toEqual({ rows: before, unindexed: 1 });
     expect([store.count({ values: { topic: 'a' } }), store.count({ values: { topic: 'b', done: true } })]).toEqual([0, 1]);
 
     // The run's checkpoint rolled back: the values are the first checkpoint's again.
     store.transaction(() => store.deleteCheckpointsOfRun(threadId, 'run-1'));
-    expect(unindexed(threadId)).toBe(1);
+    expect(unindexed('values')).toBe(1);
     // A copy made now takes the source's keys (as of run-1) and that they are out of date.
     const copyId = crypto.randomUUID();
-    store.transaction(() => store.copy(threadId, copyId, at));
+    store.transaction(() => store.copy(threadId, copyId, AT));
     expect([store.count({ values: { topic: 'a' } }), store.count({ values: { done: true } })]).toEqual([2, 0]);
 
     // A change of the source after leaves the copy's keys as they are.
-    store.transaction(() => store.addCheckpoint(threadId, latest(), checkpoint({ topic: 'c' }), at));
+    store.transaction(() => store.addCheckpoint(threadId, latest(), checkpointOf({ topic: 'c' }), AT));
     expect([store.count({ values: { topic: 'a' } }), store.count({ values: { topic: 'c' } })]).toEqual([1, 1]);
     expect(
       store
@@ -305,32 +326,25 @@ describe("a thread's value filter keys", () => {
 
 describe("a thread's metadata filter keys", () => {
   it('are written by the first count filtering by metadata, and marked again only when a key changed', () => {
-    const db = openDatabase(':memory:');
-    const store = new ThreadStore(db, new CommitGroup(db, () => {}));
-    const at = '2026-11-28T10:00:00.000Z';
-    const threadId = crypto.randomUUID();
     const metadata = { tenant: 'acme', tags: ['vip'] };
-    const base = { created_at: at, updated_at: at, state_updated_at: at, status: 'idle' as const, config: {} };
-    store.transaction(() => store.insert({ ...base, thread_id: threadId, metadata, values: {} }, []));
-    const rows = () =>
-      db.prepare("SELECT key FROM thread_filter_keys WHERE thread_id = ? AND scope = 'metadata' ORDER BY key").pluck().all(threadId);
-    const unindexed = () => db.prepare('SELECT metadata_unindexed FROM threads WHERE thread_id = ?').pluck().get(threadId);
-    expect({ rows: rows(), unindexed: unindexed() }).toEqual({ rows: [], unindexed: 1 });
+    const { db, store, threadId, keyRows, unindexed } = storeWithThread(metadata);
+    const keys = () => keyRows('metadata').map(([key]) => key);
+    expect({ rows: keys(), unindexed: unindexed('metadata') }).toEqual({ rows: [], unindexed: 1 });
     // A count by values alone leaves them; one by metadata writes them.
     expect(store.count({ values: { topic: 'x' } })).toBe(0);
-    expect(unindexed()).toBe(1);
+    expect(unindexed('metadata')).toBe(1);
     expect(store.count({ metadata: { tenant: 'acme', tags: ['vip'] } })).toBe(1);
-    expect({ rows: rows(), unindexed: unindexed() }).toEqual({ rows: ['tags', 'tenant'], unindexed: 0 });
+    expect({ rows: keys(), unindexed: unindexed('metadata') }).toEqual({ rows: ['tags', 'tenant'], unindexed: 0 });
 
     // What a run on the thread does: the same metadata, the untouched values the very same.
-    store.transaction(() => store.update(threadId, metadata, { ...metadata }, at, null));
-    expect(unindexed()).toBe(0);
-    store.transaction(() => store.update(threadId, metadata, { tags: metadata.tags, tier: 2 }, at, null));
-    expect(unindexed()).toBe(1);
+    store.transaction(() => store.update(threadId, metadata, { ...metadata }, AT, null));
+    expect(unindexed('metadata')).toBe(0);
+    store.transaction(() => store.update(threadId, metadata, { tags: metadata.tags, tier: 2 }, AT, null));
+    expect(unindexed('metadata')).toBe(1);
     // An assistant's delete_threads finds threads by metadata too.
     expect(store.idsByMetadata('tier', 2)).toEqual([threadId]);
     expect([store.count({ metadata: { tenant: 'acme' } }), store.count({ metadata: { tier: 2, tags: ['vip'] } })]).toEqual([0, 1]);
-    expect(rows()).toEqual(['tags', 'tier']);
+    expect(keys()).toEqual(['tags', 'tier']);
     db.close();
   });
 });

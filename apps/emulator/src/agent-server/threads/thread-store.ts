@@ -103,7 +103,7 @@ export class ThreadStore {
       updateThread: db.prepare(
         'UPDATE threads SET metadata = ?, updated_at = ?, expires_at = coalesce(?, expires_at), ttl_minutes = coalesce(?, ttl_minutes) WHERE thread_id = ?',
       ),
-      metadataChanged: db.prepare('UPDATE threads SET metadata_unindexed = 1 WHERE thread_id = ?'),
+      markMetadataUnindexed: db.prepare('UPDATE threads SET metadata_unindexed = 1 WHERE thread_id = ?'),
       ttl: db.prepare('SELECT expires_at AS expiresAt, ttl_minutes AS minutes FROM threads WHERE thread_id = ? AND expires_at IS NOT NULL'),
       deleteKey: db.prepare('DELETE FROM thread_filter_keys WHERE thread_id = ? AND scope = ? AND key = ?'),
       deleteExpired: db.prepare('DELETE FROM threads WHERE expires_at <= ?'),
@@ -142,7 +142,7 @@ export class ThreadStore {
       ),
       // The thread's values changed: when, and that their filter keys are to be brought up to date.
       touchThread: db.prepare('UPDATE threads SET updated_at = ?, state_updated_at = ?, values_unindexed = 1 WHERE thread_id = ?'),
-      valuesChanged: db.prepare('UPDATE threads SET values_unindexed = 1 WHERE thread_id = ?'),
+      markValuesUnindexed: db.prepare('UPDATE threads SET values_unindexed = 1 WHERE thread_id = ?'),
       unindexed: {
         metadata: db.prepare('SELECT thread_id FROM threads WHERE metadata_unindexed = 1').pluck(),
         values: db.prepare('SELECT thread_id FROM threads WHERE values_unindexed = 1').pluck(),
@@ -364,7 +364,7 @@ export class ThreadStore {
     // A run on the thread sends the same metadata again: its keys are marked only when one changed.
     const keys = Object.keys(metadata);
     if (keys.length !== Object.keys(before).length || keys.some((key) => !Object.hasOwn(before, key) || before[key] !== metadata[key]))
-      this.statements.metadataChanged.run(threadId);
+      this.statements.markMetadataUnindexed.run(threadId);
     if (ttl) this.noteExpiry(ttl.expiresAt);
   }
 
@@ -470,7 +470,7 @@ export class ThreadStore {
     if (this.statements.deleteCheckpointsOfRun.run(threadId, runId).changes === 0) return;
     this.latest.forget(threadId);
     // The thread's values are now an older checkpoint's: its value filter keys are to follow them.
-    this.statements.valuesChanged.run(threadId);
+    this.statements.markValuesUnindexed.run(threadId);
   }
 
   hasCheckpointOfRun(threadId: string, runId: string): boolean {
